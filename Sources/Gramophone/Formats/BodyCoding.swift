@@ -1,0 +1,93 @@
+import Foundation
+
+/// How bodies are stored in JSON vinyl files, readable where that loses nothing.
+///
+/// Reading follows the conventions of the files' writers: JSON values are JSON bodies;
+/// strings are text under `text/*` and base64 under any other content type; with no
+/// content type at all the Vinyl library wrote text and DVR wrote base64. An explicit
+/// `bodyEncoding` (`json`, `text`, `base64`) overrides the guess; the writer adds it exactly
+/// where the guess would not give back the same bytes.
+enum BodyCoding {
+    enum Convention { case vinyl, dvr }
+
+    static let encodingKey = "bodyEncoding"
+
+    static func decode(_ value: JSONValue?, explicit: JSONValue?, headers: Headers, convention: Convention, path: DecodingPath) throws -> Data {
+        guard let value, value != .null else { return Data() }
+        if let explicit {
+            guard case .string(let encoding) = explicit else {
+                throw StructureError(path: path.key(encodingKey), problem: "expected a string, found \(explicit.kindName)", fix: "Use \"json\", \"text\" or \"base64\"")
+            }
+            switch encoding {
+            case "json": return Data(JSONWriter.compact(value))
+            case "text", "utf8":
+                guard case .string(let text) = value else {
+                    throw StructureError(path: path.key("body"), problem: "bodyEncoding is \"text\" but the body is \(value.kindName)", fix: "Store the body as a string")
+                }
+                return Data(text.utf8)
+            case "base64":
+                guard case .string(let text) = value else {
+                    throw StructureError(path: path.key("body"), problem: "bodyEncoding is \"base64\" but the body is \(value.kindName)", fix: "Store the body as a base64 string")
+                }
+                return try base64(text, path: path)
+            default:
+                throw StructureError(path: path.key(encodingKey), problem: "unknown body encoding \"\(encoding)\"", fix: "Use \"json\", \"text\" or \"base64\"")
+            }
+        }
+        guard case .string(let text) = value else {
+            return Data(JSONWriter.compact(value))
+        }
+        guard let mediaType = headers.mediaType else {
+            return convention == .vinyl ? Data(text.utf8) : try base64(text, path: path)
+        }
+        if mediaType.hasPrefix("text/") || isJSON(mediaType) {
+            // A string under a JSON type is what a server sent as text; keep its bytes.
+            return Data(text.utf8)
+        }
+        return try base64(text, path: path)
+    }
+
+    private static func base64(_ text: String, path: DecodingPath) throws -> Data {
+        // Writers wrap long base64 lines; line breaks are not corruption.
+        let compact = text.contains(where: { $0 == "\n" || $0 == "\r" }) ? text.filter { $0 != "\n" && $0 != "\r" } : text
+        guard let data = Data(base64Encoded: compact) else {
+            throw StructureError(path: path.key("body"), problem: "the body is not valid base64", fix: "Store binary bodies as base64, or set \"bodyEncoding\": \"text\" for plain text")
+        }
+        return data
+    }
+
+    /// The stored form of `body`: the value and, when the reader could not infer it, the encoding.
+    static func encode(_ body: Data, headers: Headers) -> (value: JSONValue, encoding: String?)? {
+        guard !body.isEmpty else { return nil }
+        let mediaType = headers.mediaType
+        let isText = UTF8Validation.isValid(body)
+        if let mediaType, isJSON(mediaType) {
+            if let value = try? JSONParser.parse(body), Data(JSONWriter.compact(value)) == body {
+                if case .string = value { return (value, "json") }
+                return (value, nil)
+            }
+            return isText ? (.string(String(decoding: body, as: UTF8.self)), nil) : (.string(body.base64EncodedString()), "base64")
+        }
+        guard let mediaType else {
+            return isText ? (.string(String(decoding: body, as: UTF8.self)), nil) : (.string(body.base64EncodedString()), "base64")
+        }
+        if mediaType.hasPrefix("text/") {
+            return isText ? (.string(String(decoding: body, as: UTF8.self)), nil) : (.string(body.base64EncodedString()), "base64")
+        }
+        if isReadableText(mediaType) && isText {
+            return (.string(String(decoding: body, as: UTF8.self)), "text")
+        }
+        return (.string(body.base64EncodedString()), nil)
+    }
+
+    static func isJSON(_ mediaType: String) -> Bool {
+        mediaType == "application/json" || mediaType.hasSuffix("+json") || mediaType == "text/json"
+    }
+
+    /// Types that are text in practice though not `text/*`: worth keeping readable in review.
+    static func isReadableText(_ mediaType: String) -> Bool {
+        mediaType.hasSuffix("+xml") || mediaType.hasSuffix("/xml") || mediaType == "application/javascript"
+            || mediaType == "application/x-www-form-urlencoded" || mediaType == "application/graphql"
+            || mediaType == "application/x-ndjson" || mediaType == "application/problem+json"
+    }
+}

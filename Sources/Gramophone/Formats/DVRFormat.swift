@@ -1,0 +1,69 @@
+import Foundation
+
+/// DVR cassettes: `{"name", "interactions": [{"request", "response", "recorded_at"}]}`.
+///
+/// Bodies follow DVR's rules (base64 unless the content type is text or JSON, base64 also
+/// when there is no content type). Interactions are kept in file order.
+enum DVRFormat {
+    static func decode(_ document: JSONValue, name: String) throws -> Vinyl {
+        let root = DecodingPath()
+        _ = try document.members(at: root)
+        guard let interactions = document["interactions"] else {
+            throw StructureError(path: root, problem: "missing \"interactions\"", fix: "A DVR cassette is {\"name\": …, \"interactions\": [ … ]}")
+        }
+        guard case .array(let items) = interactions else {
+            throw StructureError(path: root.key("interactions"), problem: "expected an array, found \(interactions.kindName)", fix: "List the interactions in an array")
+        }
+        let cassetteName = try document.optionalString("name", at: root) ?? name
+        return Vinyl(name: cassetteName, tracks: try GramophoneFormat.decodeTracks(items, path: root.key("interactions"), convention: .dvr))
+    }
+
+    static func encode(_ vinyl: Vinyl) -> JSONValue {
+        .object([
+            ("interactions", .array(vinyl.tracks.map(encodeInteraction))),
+            ("name", .string(vinyl.name)),
+        ])
+    }
+
+    private static func encodeInteraction(_ track: Track) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = []
+        if let date = track.recordedAt {
+            members.append(("recorded_at", .number(GramophoneFormat.formatSeconds(date.timeIntervalSince1970))))
+        }
+        var request: [(key: String, value: JSONValue)] = []
+        if let body = dvrBody(track.request.body, headers: track.request.headers) { request.append(("body", body)) }
+        if !track.request.headers.isEmpty { request.append(("headers", track.request.headers.jsonValue)) }
+        request.append(("method", .string(track.request.method)))
+        request.append(("url", .string(track.request.url.absoluteString)))
+        members.append(("request", .object(request)))
+        if let response = track.response {
+            var fields: [(key: String, value: JSONValue)] = []
+            if let body = dvrBody(response.body, headers: response.headers) { fields.append(("body", body)) }
+            fields.append(("headers", response.headers.jsonValue))
+            fields.append(("status", .number(String(response.status))))
+            fields.append(("url", .string((response.url ?? track.request.url).absoluteString)))
+            members.append(("response", .object(fields)))
+        }
+        return .object(members)
+    }
+
+    /// DVR's own rule: text as a string, JSON as a value, all else base64 (also when a
+    /// text body is not UTF-8 or a JSON body would not come back byte-identical).
+    private static func dvrBody(_ body: Data, headers: Headers) -> JSONValue? {
+        guard !body.isEmpty else { return nil }
+        if let mediaType = headers.mediaType {
+            if mediaType.hasPrefix("text/") || BodyCoding.isJSON(mediaType), UTF8Validation.isValid(body) {
+                if BodyCoding.isJSON(mediaType), let value = try? JSONParser.parse(body), Data(JSONWriter.compact(value)) == body, value.stringValue == nil {
+                    return value
+                }
+                if mediaType.hasPrefix("text/") { return .string(String(decoding: body, as: UTF8.self)) }
+            }
+            // A JSON type whose body is not canonical JSON: a string would read back as text
+            // under our reader, but DVR would choke; base64 is what DVR itself reads.
+            if BodyCoding.isJSON(mediaType), UTF8Validation.isValid(body) {
+                return .string(String(decoding: body, as: UTF8.self))
+            }
+        }
+        return .string(body.base64EncodedString())
+    }
+}

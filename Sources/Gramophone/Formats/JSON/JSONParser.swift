@@ -1,0 +1,368 @@
+import Foundation
+
+/// Where and why a JSON text could not be read.
+struct JSONSyntaxError: Error, Sendable, Equatable {
+    var offset: Int
+    var line: Int
+    var column: Int
+    var message: String
+}
+
+/// A strict-but-forgiving JSON reader for vinyl files.
+///
+/// Forgiving where real files need it: trailing commas (the Vinyl library's own fixtures have
+/// them). Strict where a silent guess would corrupt a recording: invalid UTF-8, control
+/// characters in strings, duplicate keys, and nesting past `maximumDepth` are errors. The
+/// parser is iterative, so a hostile 100,000-level document cannot overflow the stack.
+struct JSONParser {
+    static let maximumDepth = 512
+
+    static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
+        return try parser.parseDocument()
+    }
+
+    static func parse<Bytes: ContiguousBytes>(_ data: Bytes) throws(JSONSyntaxError) -> JSONValue {
+        let result: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in
+            Result { () throws(JSONSyntaxError) -> JSONValue in try parse(raw) }
+        }
+        return try result.get()
+    }
+
+    private let bytes: UnsafeRawBufferPointer
+    private var position = 0
+
+    private init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+
+    private enum Frame {
+        case array([JSONValue])
+        case object([(key: String, value: JSONValue)], key: String, seen: Set<String>?)
+    }
+
+    private mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
+        // A UTF-8 byte order mark is legal noise at the start of a file.
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
+        var stack: [Frame] = []
+        var value: JSONValue
+        parsing: while true {
+            skipWhitespace()
+            guard position < bytes.count else { throw error("unexpected end of file; expected a value") }
+            switch bytes[position] {
+            case UInt8(ascii: "{"):
+                position += 1
+                skipWhitespace()
+                if peek() == UInt8(ascii: "}") {
+                    position += 1
+                    value = .object([])
+                } else {
+                    guard stack.count < Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
+                    stack.append(.object([], key: try parseKey(), seen: nil))
+                    continue parsing
+                }
+            case UInt8(ascii: "["):
+                position += 1
+                skipWhitespace()
+                if peek() == UInt8(ascii: "]") {
+                    position += 1
+                    value = .array([])
+                } else {
+                    guard stack.count < Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
+                    stack.append(.array([]))
+                    continue parsing
+                }
+            case UInt8(ascii: "\""):
+                value = .string(try parseString())
+            case UInt8(ascii: "t"):
+                try expectLiteral("true"); value = .bool(true)
+            case UInt8(ascii: "f"):
+                try expectLiteral("false"); value = .bool(false)
+            case UInt8(ascii: "n"):
+                try expectLiteral("null"); value = .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = .number(try parseNumber())
+            default:
+                throw error("unexpected \(describe(bytes[position])); expected a value")
+            }
+
+            // Hand the finished value to its container, closing containers as they end.
+            while true {
+                guard let frame = stack.popLast() else {
+                    skipWhitespace()
+                    guard position == bytes.count else { throw error("unexpected \(describe(bytes[position])) after the end of the document") }
+                    return value
+                }
+                var items: [JSONValue] = []
+                var members: [(key: String, value: JSONValue)] = []
+                var isObject = false
+                var seen: Set<String>? = nil
+                switch frame {
+                case .array(let existing):
+                    items = existing
+                    items.append(value)
+                case .object(let existing, let key, let existingSeen):
+                    isObject = true
+                    members = existing
+                    seen = existingSeen
+                    try checkDuplicate(key, in: members, seen: &seen)
+                    members.append((key, value))
+                }
+                skipWhitespace()
+                guard position < bytes.count else {
+                    throw error("unexpected end of file; expected ',' or '\(isObject ? "}" : "]")'")
+                }
+                let byte = bytes[position]
+                let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                if byte == UInt8(ascii: ",") {
+                    position += 1
+                    skipWhitespace()
+                    if peek() == closer {
+                        // Trailing comma: accepted, as JSONSerialization does.
+                        position += 1
+                        value = isObject ? .object(members) : .array(items)
+                        continue
+                    }
+                    if isObject {
+                        stack.append(.object(members, key: try parseKey(), seen: seen))
+                    } else {
+                        stack.append(.array(items))
+                    }
+                    continue parsing
+                } else if byte == closer {
+                    position += 1
+                    value = isObject ? .object(members) : .array(items)
+                    continue
+                } else {
+                    throw error("unexpected \(describe(byte)); expected ',' or '\(isObject ? "}" : "]")'")
+                }
+            }
+        }
+    }
+
+    private func checkDuplicate(_ key: String, in members: [(key: String, value: JSONValue)], seen: inout Set<String>?) throws(JSONSyntaxError) {
+        if seen == nil {
+            if members.count < 16 {
+                for member in members where member.key == key { throw duplicate(key) }
+                return
+            }
+            seen = Set(members.map(\.key))
+        }
+        if !seen!.insert(key).inserted { throw duplicate(key) }
+    }
+
+    private func duplicate(_ key: String) -> JSONSyntaxError {
+        error("duplicate key \"\(key)\" in one object; a key may appear only once")
+    }
+
+    private mutating func parseKey() throws(JSONSyntaxError) -> String {
+        skipWhitespace()
+        guard peek() == UInt8(ascii: "\"") else {
+            if position >= bytes.count { throw error("unexpected end of file; expected a key") }
+            throw error("unexpected \(describe(bytes[position])); expected a quoted key")
+        }
+        let key = try parseString()
+        skipWhitespace()
+        guard peek() == UInt8(ascii: ":") else { throw error("expected ':' after the key \"\(key)\"") }
+        position += 1
+        return key
+    }
+
+    @inline(__always)
+    private func peek() -> UInt8? { position < bytes.count ? bytes[position] : nil }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONSyntaxError) {
+        let count = literal.utf8CodeUnitCount
+        guard position + count <= bytes.count else { throw error("unexpected end of file in a literal") }
+        let expected = UnsafeRawBufferPointer(start: literal.utf8Start, count: count)
+        for index in 0..<count where bytes[position + index] != expected[index] {
+            throw error("invalid literal; expected \(literal)")
+        }
+        position += count
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> String {
+        let start = position
+        if peek() == UInt8(ascii: "-") { position += 1 }
+        guard let first = peek(), isDigit(first) else { throw error("invalid number: a digit must follow '-'") }
+        if first == UInt8(ascii: "0") {
+            position += 1
+        } else {
+            while let byte = peek(), isDigit(byte) { position += 1 }
+        }
+        if peek() == UInt8(ascii: ".") {
+            position += 1
+            guard let byte = peek(), isDigit(byte) else { throw error("invalid number: a digit must follow '.'") }
+            while let byte = peek(), isDigit(byte) { position += 1 }
+        }
+        if let byte = peek(), byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
+            position += 1
+            if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { position += 1 }
+            guard let digit = peek(), isDigit(digit) else { throw error("invalid number: a digit must follow the exponent") }
+            while let byte = peek(), isDigit(byte) { position += 1 }
+        }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        position += 1 // opening quote
+        let start = position
+        var asciiOnly = true
+        // Fast path: no escapes, the bytes are the string.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+                if !asciiOnly, let bad = UTF8Validation.firstInvalidOffset(slice) {
+                    position = start + bad
+                    throw error("invalid UTF-8 in a string")
+                }
+                position += 1
+                return String(decoding: slice, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error("unescaped control character \(describe(byte)) in a string") }
+            if byte >= 0x80 { asciiOnly = false }
+            position += 1
+        }
+        guard position < bytes.count else {
+            position = start - 1
+            throw error("string never closed: no matching '\"'")
+        }
+        return try parseEscapedString(from: start)
+    }
+
+    private mutating func parseEscapedString(from start: Int) throws(JSONSyntaxError) -> String {
+        var buffer = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+        while position < bytes.count {
+            let byte = bytes[position]
+            switch byte {
+            case UInt8(ascii: "\""):
+                position += 1
+                if let bad = buffer.withUnsafeBytes({ UTF8Validation.firstInvalidOffset($0) }) {
+                    _ = bad
+                    throw error("invalid UTF-8 in a string")
+                }
+                return String(decoding: buffer, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                position += 1
+                guard let escaped = peek() else { break }
+                position += 1
+                switch escaped {
+                case UInt8(ascii: "\""): buffer.append(0x22)
+                case UInt8(ascii: "\\"): buffer.append(0x5C)
+                case UInt8(ascii: "/"): buffer.append(0x2F)
+                case UInt8(ascii: "b"): buffer.append(0x08)
+                case UInt8(ascii: "f"): buffer.append(0x0C)
+                case UInt8(ascii: "n"): buffer.append(0x0A)
+                case UInt8(ascii: "r"): buffer.append(0x0D)
+                case UInt8(ascii: "t"): buffer.append(0x09)
+                case UInt8(ascii: "u"):
+                    var scalar = try parseHex4()
+                    if (0xD800...0xDBFF).contains(scalar) {
+                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
+                            throw error("lone UTF-16 surrogate in a \\u escape")
+                        }
+                        position += 2
+                        let low = try parseHex4()
+                        guard (0xDC00...0xDFFF).contains(low) else { throw error("lone UTF-16 surrogate in a \\u escape") }
+                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                    } else if (0xDC00...0xDFFF).contains(scalar) {
+                        throw error("lone UTF-16 surrogate in a \\u escape")
+                    }
+                    guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+                    buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
+                default:
+                    position -= 1
+                    throw error("invalid escape \\\(describe(escaped)) in a string")
+                }
+            default:
+                if byte < 0x20 { throw error("unescaped control character \(describe(byte)) in a string") }
+                buffer.append(byte)
+                position += 1
+            }
+        }
+        position = start - 1
+        throw error("string never closed: no matching '\"'")
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        guard position + 4 <= bytes.count else { throw error("unexpected end of file in a \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[position]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error("invalid hex digit in a \\u escape")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+
+    private func error(_ message: String) -> JSONSyntaxError {
+        let offset = min(position, bytes.count)
+        var line = 1
+        var lineStart = 0
+        for index in 0..<offset where bytes[index] == 0x0A {
+            line += 1
+            lineStart = index + 1
+        }
+        return JSONSyntaxError(offset: offset, line: line, column: offset - lineStart + 1, message: message)
+    }
+}
+
+/// UTF-8 validation without Foundation, so bodies and strings can be checked byte-exactly.
+enum UTF8Validation {
+    /// The offset of the first byte that does not start or continue a valid UTF-8 sequence.
+    static func firstInvalidOffset(_ bytes: UnsafeRawBufferPointer) -> Int? {
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            let lead = bytes[index]
+            if lead < 0x80 { index += 1; continue }
+            let length: Int
+            var minimum: UInt32
+            var scalar: UInt32
+            switch lead {
+            case 0xC2...0xDF: length = 2; minimum = 0x80; scalar = UInt32(lead & 0x1F)
+            case 0xE0...0xEF: length = 3; minimum = 0x800; scalar = UInt32(lead & 0x0F)
+            case 0xF0...0xF4: length = 4; minimum = 0x10000; scalar = UInt32(lead & 0x07)
+            default: return index
+            }
+            guard index + length <= count else { return index }
+            for offset in 1..<length {
+                let byte = bytes[index + offset]
+                guard byte & 0xC0 == 0x80 else { return index }
+                scalar = scalar << 6 | UInt32(byte & 0x3F)
+            }
+            if scalar < minimum || scalar > 0x10FFFF || (0xD800...0xDFFF).contains(scalar) { return index }
+            index += length
+        }
+        return nil
+    }
+
+    static func isValid<Bytes: ContiguousBytes>(_ data: Bytes) -> Bool {
+        data.withUnsafeBytes { firstInvalidOffset($0) == nil }
+    }
+}

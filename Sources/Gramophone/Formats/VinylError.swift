@@ -1,0 +1,70 @@
+/// Why a vinyl could not be found, read, or written, said so a person can fix it.
+///
+/// Every error names the file, the place in it (a line and column for syntax, a path such as
+/// `tracks[2].response.status` for structure), what is wrong, and what to do about it.
+public struct VinylError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: String, Sendable, Equatable {
+        /// No file at the place the vinyl was looked for.
+        case notFound
+        /// The file exists but could not be read.
+        case unreadable
+        /// The file's content is not a valid vinyl.
+        case malformed
+        /// The file's format is not one Gramophone reads.
+        case unknownFormat
+        /// The vinyl could not be written.
+        case unwritable
+        /// The vinyl name would leave the vinyl folder or is not a valid file name.
+        case invalidName
+    }
+
+    public var kind: Kind
+    /// The file's path, when there is a file.
+    public var file: String?
+    /// Where in the file: `line 3, column 7`, or a path such as `tracks[2].request.url`.
+    public var place: String?
+    /// What is wrong.
+    public var problem: String
+    /// What to do about it.
+    public var fix: String
+
+    public init(_ kind: Kind, file: String?, place: String? = nil, problem: String, fix: String) {
+        self.kind = kind
+        self.file = file
+        self.place = place
+        self.problem = problem
+        self.fix = fix
+    }
+
+    public var description: String {
+        var text = file ?? "<vinyl>"
+        if let place { text += ": " + place }
+        text += ": " + problem
+        if !fix.isEmpty { text += ". " + fix }
+        return text
+    }
+}
+
+/// Where the decoder is in a document, for error messages: `tracks[2].request.url`.
+struct DecodingPath: Sendable {
+    private(set) var text: String
+
+    init(_ root: String = "") { text = root }
+
+    func key(_ key: String) -> DecodingPath {
+        DecodingPath(text.isEmpty ? key : text + "." + key)
+    }
+
+    func index(_ index: Int) -> DecodingPath {
+        DecodingPath(text + "[\(index)]")
+    }
+
+    var place: String { text.isEmpty ? "top level" : text }
+}
+
+/// Decoding failures before the file name is known; `VinylCodec` adds it.
+struct StructureError: Error {
+    var path: DecodingPath
+    var problem: String
+    var fix: String
+}

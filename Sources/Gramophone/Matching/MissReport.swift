@@ -1,0 +1,85 @@
+import Foundation
+
+/// Why no track answered a request, and the track that came closest.
+public struct MissReport: Sendable, CustomStringConvertible {
+    /// The request that found no track.
+    public var request: Track.Request
+    /// The vinyl's name.
+    public var vinylName: String
+    /// The vinyl's file, when it came from one.
+    public var vinylPath: String?
+    /// How tracks were being matched.
+    public var strategy: String
+    /// The position of the closest track in the vinyl, if the vinyl has tracks.
+    public var nearestTrackIndex: Int?
+    /// The closest track's request.
+    public var nearestRequest: Track.Request?
+    /// One line per differing field, e.g. `query: page=2 vs page=1` (live value first).
+    public var differences: [String]
+    /// Extra explanation, e.g. that the matching track was already played.
+    public var note: String?
+
+    public var description: String {
+        var lines = ["No track in vinyl \"\(vinylName)\"\(vinylPath.map { " (\($0))" } ?? "") matches \(request.method) \(request.url.absoluteString)"]
+        lines.append("  matching by: \(strategy)")
+        if let nearestTrackIndex, let nearestRequest {
+            lines.append("  nearest track #\(nearestTrackIndex): \(nearestRequest.method) \(nearestRequest.url.absoluteString)")
+            for difference in differences { lines.append("    " + difference) }
+        } else {
+            lines.append("  the vinyl has no tracks")
+        }
+        if let note { lines.append("  " + note) }
+        let target = vinylPath ?? "the vinyl"
+        lines.append("  To fix: record it (GRAMOPHONE_RECORD_MODE=new-episodes, or recordMode: .newEpisodes), add a track for it to \(target), or loosen the matching strategy.")
+        return lines.joined(separator: "\n")
+    }
+
+    /// Scores every track against the live request. Runs only on a miss, so a scan is fine.
+    static func nearest(to live: Track.Request, in tracks: [Track], parts: [RequestParts], matchers: [Matcher]) -> (index: Int, differences: [String])? {
+        guard !tracks.isEmpty else { return nil }
+        let liveParts = RequestParts(live)
+        // Judge closeness on the strategy's matchers and on the URL's parts, so even a
+        // method-only strategy shows what else differs.
+        let judges = matchers + [.method, .host, .path, .query]
+        var best: (index: Int, score: Int)?
+        for index in tracks.indices {
+            var score = 0
+            for (position, judge) in judges.enumerated() where judge.matches(live: live, liveParts: liveParts, recorded: tracks[index].request, recordedParts: parts[index]) {
+                // The strategy's own matchers weigh most; method before path before query.
+                score += position < matchers.count ? 100 : 10 - min(position - matchers.count, 9)
+            }
+            if best == nil || score > best!.score { best = (index, score) }
+        }
+        let index = best!.index
+        var differences: [String] = []
+        for matcher in matchers {
+            if let difference = matcher.difference(live: live, liveParts: liveParts, recorded: tracks[index].request, recordedParts: parts[index]) {
+                differences.append(contentsOf: difference.split(separator: "\n").map(String.init))
+            }
+        }
+        return (index, differences)
+    }
+}
+
+/// Errors a Turntable throws instead of answering.
+public enum TurntableError: Error, Sendable, CustomStringConvertible {
+    /// No track matches the request.
+    case noMatchingTrack(MissReport)
+
+    public var description: String {
+        switch self {
+        case .noMatchingTrack(let report): return report.description
+        }
+    }
+
+    /// The miss report, when this is a miss.
+    public var missReport: MissReport? {
+        switch self {
+        case .noMatchingTrack(let report): return report
+        }
+    }
+}
+
+extension TurntableError: LocalizedError {
+    public var errorDescription: String? { description }
+}

@@ -1,0 +1,65 @@
+/// Tracks grouped by the key of the strategy's method/URL matchers.
+///
+/// A lookup hashes the live request's key and checks only that bucket, so its cost does not
+/// grow with the vinyl. Matchers the key cannot answer (headers, body, custom) are checked
+/// within the bucket, in track order.
+struct TrackIndex: Sendable {
+    let tracks: [Track]
+    let parts: [RequestParts]
+    private let keyed: [Matcher]
+    let unkeyed: [Matcher]
+    private var buckets: [String: Bucket]
+
+    struct Bucket: Sendable {
+        var tracks: [Int]
+        /// Tracks before this position have all been played (play-once bookkeeping).
+        var firstUnplayed = 0
+    }
+
+    init(tracks: [Track], matchers: [Matcher]) {
+        self.tracks = tracks
+        parts = tracks.map { RequestParts($0.request) }
+        // `.url` subsumes its parts: keying on both would only cost time.
+        let keyable = matchers.filter(\.isIndexable)
+        keyed = keyable.contains(where: { if case .url = $0.kind { return true } else { return false } })
+            ? keyable.filter { switch $0.kind { case .method, .url: return true; default: return false } }
+            : keyable
+        unkeyed = matchers.filter { !$0.isIndexable }
+        var buckets: [String: Bucket] = [:]
+        buckets.reserveCapacity(tracks.count)
+        for index in tracks.indices {
+            buckets[Self.key(parts[index], keyed), default: Bucket(tracks: [])].tracks.append(index)
+        }
+        self.buckets = buckets
+    }
+
+    private static func key(_ parts: RequestParts, _ matchers: [Matcher]) -> String {
+        switch matchers.count {
+        case 0: return ""
+        case 1: return matchers[0].keyComponent(parts)
+        default: return matchers.map { $0.keyComponent(parts) }.joined(separator: "\u{1F}")
+        }
+    }
+
+    /// The first track that matches, skipping played ones when `played` is given.
+    mutating func firstMatch(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]?) -> Int? {
+        let key = Self.key(liveParts, keyed)
+        guard let bucketIndex = buckets.index(forKey: key) else { return nil }
+        var bucket = buckets.values[bucketIndex]
+        if let played {
+            while bucket.firstUnplayed < bucket.tracks.count, played[bucket.tracks[bucket.firstUnplayed]] {
+                bucket.firstUnplayed += 1
+            }
+            buckets.values[bucketIndex].firstUnplayed = bucket.firstUnplayed
+        }
+        let start = played == nil ? 0 : bucket.firstUnplayed
+        for position in start..<bucket.tracks.count {
+            let candidate = bucket.tracks[position]
+            if let played, played[candidate] { continue }
+            if unkeyed.allSatisfy({ $0.matches(live: live, liveParts: liveParts, recorded: tracks[candidate].request, recordedParts: parts[candidate]) }) {
+                return candidate
+            }
+        }
+        return nil
+    }
+}

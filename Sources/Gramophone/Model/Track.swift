@@ -1,0 +1,142 @@
+import Foundation
+
+/// One recorded exchange: a request and what came back, a response or an error.
+///
+/// Tracks are plain values: build them in code (see `Track.json(_:)` and friends), read them
+/// from a vinyl file, or record them. A vinyl plays them back.
+public struct Track: Sendable, Hashable {
+    /// What was sent.
+    public var request: Request
+    /// What came back.
+    public var outcome: Outcome
+    /// When it was recorded, if known.
+    public var recordedAt: Date?
+    /// How long the exchange took when it was recorded, in seconds, if known.
+    public var duration: TimeInterval?
+
+    public init(request: Request, outcome: Outcome, recordedAt: Date? = nil, duration: TimeInterval? = nil) {
+        self.request = request
+        self.outcome = outcome
+        self.recordedAt = recordedAt
+        self.duration = duration
+    }
+
+    public init(request: Request, response: Response, recordedAt: Date? = nil, duration: TimeInterval? = nil) {
+        self.init(request: request, outcome: .response(response), recordedAt: recordedAt, duration: duration)
+    }
+
+    /// The recorded response, or nil when the track holds an error.
+    public var response: Response? {
+        if case .response(let response) = outcome { return response }
+        return nil
+    }
+
+    /// The recorded error, or nil when the track holds a response.
+    public var failure: Failure? {
+        if case .failure(let failure) = outcome { return failure }
+        return nil
+    }
+
+    /// What came back for a request.
+    public enum Outcome: Sendable, Hashable {
+        case response(Response)
+        case failure(Failure)
+    }
+
+    /// A recorded request.
+    public struct Request: Sendable, Hashable {
+        /// Upper-case HTTP method; `GET` when a file leaves it out.
+        public var method: String
+        public var url: URL
+        public var headers: Headers
+        /// The body; empty when there was none.
+        public var body: Data
+
+        public init(method: String = "GET", url: URL, headers: Headers = [:], body: Data = Data()) {
+            self.method = method.uppercased()
+            self.url = url
+            self.headers = headers
+            self.body = body
+        }
+    }
+
+    /// A recorded HTTP response.
+    public struct Response: Sendable, Hashable {
+        public var status: Int
+        public var headers: Headers
+        public var body: Data
+        /// The URL the response came from (after redirects); the request's URL when nil.
+        public var url: URL?
+        /// `HTTP/1.1` when unknown.
+        public var httpVersion: String?
+
+        public init(status: Int = 200, headers: Headers = [:], body: Data = Data(), url: URL? = nil, httpVersion: String? = nil) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.url = url
+            self.httpVersion = httpVersion
+        }
+    }
+
+    /// A recorded error, replayed as the same `URLError` or `NSError`.
+    public struct Failure: Sendable, Hashable {
+        public var domain: String
+        public var code: Int
+        public var description: String
+
+        public init(domain: String, code: Int, description: String = "") {
+            self.domain = domain
+            self.code = code
+            self.description = description
+        }
+
+        public init(_ code: URLError.Code, description: String? = nil) {
+            self.init(domain: NSURLErrorDomain, code: code.rawValue, description: description ?? Self.describe(code))
+        }
+
+        public init(_ error: Error) {
+            let nsError = error as NSError
+            self.init(domain: nsError.domain, code: nsError.code, description: nsError.localizedDescription)
+        }
+
+        /// The error as a client sees it: a `URLError` for the URL domain, else an `NSError`.
+        public func makeError(for url: URL?) -> Error {
+            var userInfo: [String: Any] = [NSLocalizedDescriptionKey: description]
+            if let url {
+                userInfo[NSURLErrorFailingURLErrorKey] = url
+            }
+            if domain == NSURLErrorDomain {
+                // The initialiser is failable on Linux and not on Apple systems; this compiles on both.
+                let urlCode: URLError.Code? = URLError.Code(rawValue: code)
+                return URLError(urlCode ?? .unknown, userInfo: userInfo)
+            }
+            return NSError(domain: domain, code: code, userInfo: userInfo)
+        }
+
+        static func describe(_ code: URLError.Code) -> String {
+            switch code {
+            case .notConnectedToInternet: return "The Internet connection appears to be offline."
+            case .timedOut: return "The request timed out."
+            case .cannotFindHost: return "A server with the specified hostname could not be found."
+            case .cannotConnectToHost: return "Could not connect to the server."
+            case .networkConnectionLost: return "The network connection was lost."
+            case .cancelled: return "cancelled"
+            case .badServerResponse: return "The server returned a bad response."
+            case .secureConnectionFailed: return "A TLS error caused the secure connection to fail."
+            default: return "URL error \(code.rawValue)"
+            }
+        }
+    }
+}
+
+/// A named, ordered collection of tracks: what a file in `Vinyls/` holds.
+public struct Vinyl: Sendable, Hashable {
+    public var name: String
+    public var tracks: [Track]
+
+    public init(name: String, tracks: [Track] = []) {
+        self.name = name
+        self.tracks = tracks
+    }
+}

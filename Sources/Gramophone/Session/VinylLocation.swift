@@ -1,0 +1,57 @@
+import Foundation
+
+/// Turns a vinyl name into a file inside a vinyl folder, refusing names that would leave it.
+///
+/// Names may contain `/` to use subfolders (`UsersTests/fetchesUser`); they may not be
+/// absolute, contain `..`, `.`, empty components, a backslash or NUL, or components longer
+/// than 255 bytes. The check happens before any file is touched.
+public enum VinylLocation {
+    /// The folder vinyls are read from and written to when none is given:
+    /// `$GRAMOPHONE_VINYLS` if set, else `Vinyls` in the current directory (the package
+    /// root under `swift test`).
+    public static var defaultFolder: URL {
+        if let path = ProcessInfo.processInfo.environment["GRAMOPHONE_VINYLS"], !path.isEmpty {
+            return URL(fileURLWithPath: path, isDirectory: true)
+        }
+        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).appendingPathComponent("Vinyls", isDirectory: true)
+    }
+
+    static let knownExtensions: Set<String> = ["json", "plist", "har", "yaml", "yml", "tail"]
+
+    /// The file for `name` in `folder`; `.json` is added when the name has no known extension.
+    public static func file(for name: String, in folder: URL, defaultExtension: String = "json") throws -> URL {
+        try validate(name)
+        let lastComponent = name.split(separator: "/").last.map(String.init) ?? name
+        let ext = (lastComponent as NSString).pathExtension.lowercased()
+        let fileName = knownExtensions.contains(ext) ? name : name + "." + defaultExtension
+        let url = folder.appendingPathComponent(fileName)
+        // Belt and braces: the standardised path must still be inside the folder.
+        let base = folder.standardizedFileURL.path
+        let resolved = url.standardizedFileURL.path
+        guard resolved.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
+            throw invalid(name, "it resolves outside the vinyl folder \(folder.path)")
+        }
+        return url
+    }
+
+    /// Throws `VinylError.invalidName` unless `name` is a safe relative vinyl name.
+    public static func validate(_ name: String) throws {
+        if name.isEmpty { throw invalid(name, "it is empty") }
+        if name.utf8.contains(0) { throw invalid(name, "it contains a NUL byte") }
+        if name.hasPrefix("/") || name.hasPrefix("~") { throw invalid(name, "it is an absolute path") }
+        if name.contains("\\") { throw invalid(name, "it contains a backslash") }
+        if name.utf8.count > 1024 { throw invalid(name, "it is longer than 1024 bytes") }
+        for component in name.split(separator: "/", omittingEmptySubsequences: false) {
+            if component.isEmpty { throw invalid(name, "it has an empty path component") }
+            if component == ".." || component == "." { throw invalid(name, "it contains '\(component)'") }
+            if component.utf8.count > 255 { throw invalid(name, "a component is longer than 255 bytes") }
+            if component.unicodeScalars.contains(where: { $0.value < 0x20 }) { throw invalid(name, "it contains a control character") }
+        }
+    }
+
+    private static func invalid(_ name: String, _ reason: String) -> VinylError {
+        let shown = name.unicodeScalars.map { $0.value < 0x20 ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
+        return VinylError(.invalidName, file: nil, problem: "the vinyl name \"\(shown.prefix(120))\" is not allowed: \(reason)",
+                          fix: "Use a relative name such as \"users\" or \"UsersTests/fetchesUser\"")
+    }
+}

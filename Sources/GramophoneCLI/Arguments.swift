@@ -1,0 +1,50 @@
+/// A small argument parser: the library has no dependencies, and the CLI follows suit.
+///
+/// Understands `--flag`, `--option value`, `--option=value`, `-h`, and `--` to end options.
+struct Arguments: Equatable {
+    var positional: [String] = []
+    var flags: Set<String> = []
+    var options: [String: String] = [:]
+
+    struct Error: Swift.Error, Equatable, CustomStringConvertible {
+        var description: String
+    }
+
+    /// - Parameters:
+    ///   - flagNames: options that take no value (without dashes).
+    ///   - optionNames: options that take a value.
+    init(_ arguments: [String], flags flagNames: Set<String>, options optionNames: Set<String>) throws {
+        var index = 0
+        var onlyPositional = false
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if onlyPositional || !argument.hasPrefix("-") || argument == "-" {
+                positional.append(argument)
+                continue
+            }
+            if argument == "--" { onlyPositional = true; continue }
+            var name = String(argument.drop(while: { $0 == "-" }))
+            if name == "h" { name = "help" }
+            var inlineValue: String?
+            if let equals = name.firstIndex(of: "=") {
+                inlineValue = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if flagNames.contains(name) || name == "help" {
+                if inlineValue != nil { throw Error(description: "--\(name) takes no value") }
+                flags.insert(name)
+            } else if optionNames.contains(name) {
+                if let inlineValue {
+                    options[name] = inlineValue
+                } else {
+                    guard index < arguments.count else { throw Error(description: "--\(name) needs a value") }
+                    options[name] = arguments[index]
+                    index += 1
+                }
+            } else {
+                throw Error(description: "unknown option \(argument)")
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Where the CLI writes: data to stdout, diagnostics to stderr.
+enum Output {
+    static func out(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    static func err(_ text: String) {
+        FileHandle.standardError.write(Data((text + "\n").utf8))
+    }
+}
+
+/// Exit codes, as documented in `gramophone --help`.
+enum ExitCode: Int32 {
+    case success = 0
+    /// The input was bad: a malformed file, a lint problem, a secret found.
+    case failure = 1
+    /// The command line was wrong.
+    case usage = 2
+}
+
+/// A command the CLI runs.
+protocol Command {
+    static var name: String { get }
+    static var summary: String { get }
+    static var usage: String { get }
+    static var flags: Set<String> { get }
+    static var options: Set<String> { get }
+    static func run(_ arguments: Arguments) -> ExitCode
+}

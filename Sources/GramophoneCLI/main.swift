@@ -1,0 +1,45 @@
+import Foundation
+
+/// The commands, in the order `--help` lists them.
+let commands: [any Command.Type] = [InspectCommand.self]
+
+let topUsage = """
+    gramophone: inspect, lint and convert recorded HTTP traffic (vinyls).
+
+    USAGE: gramophone COMMAND [ARGUMENTS]
+
+    COMMANDS:
+    \(commands.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n"))
+
+    Run `gramophone COMMAND --help` for a command's options.
+    Data goes to stdout, errors to stderr. Exit codes: 0 success, 1 bad input, 2 bad usage.
+    """
+
+@MainActor
+func runCLI(_ argv: [String]) -> ExitCode {
+    guard let name = argv.first else {
+        Output.err(topUsage)
+        return .usage
+    }
+    if name == "--help" || name == "-h" || name == "help" {
+        Output.out(topUsage)
+        return .success
+    }
+    guard let command = commands.first(where: { $0.name == name }) else {
+        Output.err("error: unknown command '\(name)'\n\n\(topUsage)")
+        return .usage
+    }
+    do {
+        let arguments = try Arguments(Array(argv.dropFirst()), flags: command.flags, options: command.options)
+        if arguments.flags.contains("help") {
+            Output.out(command.usage)
+            return .success
+        }
+        return command.run(arguments)
+    } catch {
+        Output.err("error: \(error)\n\n\(command.usage)")
+        return .usage
+    }
+}
+
+exit(runCLI(Array(CommandLine.arguments.dropFirst())).rawValue)
