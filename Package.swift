@@ -9,15 +9,26 @@ let package = Package(
     platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     products: [
         .library(name: "Gramophone", targets: ["Gramophone"]),
+        // Test helpers (a Swift Testing trait, an XCTest base class); link them from test targets only.
+        .library(name: "GramophoneTesting", targets: ["GramophoneTesting"]),
         .executable(name: "gramophone", targets: ["GramophoneCLI"]),
     ],
     targets: [
         .target(name: "Gramophone"),
         .executableTarget(name: "GramophoneCLI", dependencies: ["Gramophone"]),
+        // Testing and XCTest come with the toolchain: no package dependency.
+        .target(name: "GramophoneTesting", dependencies: ["Gramophone"]),
+        // The example network layer the README and docs/TESTING.md show being tested.
+        .target(name: "UsersClient", dependencies: ["Gramophone"], path: "Examples/UsersClient"),
         .testTarget(
             name: "GramophoneTests",
             dependencies: ["Gramophone"],
             resources: [.copy("Resources")]
+        ),
+        .testTarget(
+            name: "GramophoneTestingTests",
+            dependencies: ["GramophoneTesting", "UsersClient"],
+            resources: [.copy("Vinyls")]
         ),
     ],
     swiftLanguageModes: [.v6]

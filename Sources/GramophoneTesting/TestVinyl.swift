@@ -1,0 +1,52 @@
+import Foundation
+import Gramophone
+
+/// One test's vinyl: a Turntable opened before the test, checked and saved after it.
+///
+/// The Swift Testing trait and `VinylTestCase` are both built on this; use it directly to
+/// give another test framework the same behaviour.
+public struct TestVinyl: Sendable {
+    /// The vinyl's name, e.g. `UsersTests/fetchesUser`.
+    public let name: String
+    /// The configuration it was opened with, defaults filled in.
+    public let configuration: VinylConfiguration
+    /// The Turntable to hand to the code under test.
+    public let turntable: Turntable
+    /// The vinyl's file.
+    public let file: URL
+
+    /// Opens the vinyl `name` as `configuration` says.
+    /// - Throws: `VinylError` when the vinyl cannot be found or read, naming the file and the fix.
+    public init(name: String, configuration: VinylConfiguration = VinylConfiguration()) throws {
+        let store = configuration.store ?? .defaultFolder
+        let matching = configuration.matching ?? .default
+        let folder = try store.folder(for: name)
+        self.name = name
+        self.configuration = VinylConfiguration(name: name, store: store, matching: matching, allTracksMustPlay: configuration.allTracksMustPlay ?? false)
+        file = try VinylLocation.file(for: name, in: folder)
+        turntable = try Turntable(vinylNamed: name, in: folder, matching: matching)
+    }
+
+    /// Ends the test's use of the vinyl and lists what went wrong: every miss (also those
+    /// the code under test swallowed), unplayed tracks when all must play.
+    ///
+    /// - Parameter thrown: the error the test ended with; a miss it carries is left out,
+    ///   since the test framework reports that error already.
+    public func finish(thrown: (any Error)? = nil) -> [VinylProblem] {
+        var problems: [VinylProblem] = []
+        let reported = (thrown as? TurntableError)?.missReport?.description
+        var skippedReported = false
+        for report in turntable.missReports {
+            if !skippedReported, report.description == reported {
+                skippedReported = true
+                continue
+            }
+            problems.append(.miss(report))
+        }
+        let playback = turntable.playback
+        if configuration.allTracksMustPlay == true, !playback.allPlayed {
+            problems.append(.unplayed(playback.unplayedTracks, of: turntable.vinyl, file: file.path))
+        }
+        return problems
+    }
+}

@@ -1,0 +1,41 @@
+import Gramophone
+
+/// Something a test's vinyl found wrong when the test ended, reported as a test failure.
+public struct VinylProblem: Sendable, CustomStringConvertible {
+    /// What kind of problem.
+    public enum Kind: Sendable, Equatable {
+        /// A request no track matched (it may have been swallowed by the code under test).
+        case miss
+        /// Tracks never played while every track had to play.
+        case unplayedTracks
+        /// The recordings could not be saved.
+        case notSaved
+    }
+
+    public var kind: Kind
+    /// The full text shown in the test failure.
+    public var message: String
+    /// The miss, for `.miss`.
+    public var missReport: MissReport?
+
+    public var description: String { message }
+
+    static func miss(_ report: MissReport) -> VinylProblem {
+        VinylProblem(kind: .miss, message: "Gramophone: the code under test made a request the vinyl does not have.\n" + report.description, missReport: report)
+    }
+
+    static func unplayed(_ positions: [Int], of vinyl: Vinyl, file: String) -> VinylProblem {
+        var lines = ["Gramophone: \(positions.count) of \(vinyl.tracks.count) tracks of vinyl \"\(vinyl.name)\" (\(file)) were never played, and this test requires every track to play:"]
+        for position in positions.prefix(20) {
+            let request = vinyl.tracks[position].request
+            lines.append("  track #\(position): \(request.method) \(request.url.absoluteString)")
+        }
+        if positions.count > 20 { lines.append("  … and \(positions.count - 20) more") }
+        lines.append("  To fix: make the request the test expects, remove the track from the vinyl (or record it again), or drop allTracksMustPlay.")
+        return VinylProblem(kind: .unplayedTracks, message: lines.joined(separator: "\n"))
+    }
+
+    static func notSaved(_ error: any Error, name: String) -> VinylProblem {
+        VinylProblem(kind: .notSaved, message: "Gramophone: the recordings of vinyl \"\(name)\" could not be saved: \(error)")
+    }
+}

@@ -1,0 +1,95 @@
+#if canImport(Testing)
+import Foundation
+import Gramophone
+import Testing
+
+/// The `.vinyl` trait: gives a test its own Turntable, reachable as `Turntable.current`.
+///
+/// On a test, the vinyl is opened before it runs, then misses, unplayed tracks (when all
+/// must play) and save failures are recorded as issues at the test's source location. On a
+/// suite, it sets defaults for every test inside, and gives each one its own vinyl; the
+/// test's own `.vinyl(…)` values win over the suite's.
+///
+/// Nothing is global: parallel tests each get their Turntable through a task-local.
+public struct VinylTrait: SuiteTrait, TestTrait {
+    /// Applies to every test in a suite.
+    public var isRecursive: Bool { true }
+    /// The values this trait sets.
+    public var configuration: VinylConfiguration
+    /// Tells this trait apart from others when a test inherits several.
+    let identity = UUID()
+
+    init(configuration: VinylConfiguration) {
+        self.configuration = configuration
+    }
+}
+
+extension Trait where Self == VinylTrait {
+    /// A vinyl named after the suite and the test (`UsersTests/fetchesUser`).
+    public static var vinyl: Self { VinylTrait(configuration: VinylConfiguration()) }
+
+    /// A vinyl for the test, or defaults for the tests of a suite.
+    ///
+    /// - Parameters:
+    ///   - name: the vinyl's name (`/` for subfolders); nil names it after the suite and test.
+    ///   - store: where vinyls live, e.g. `.bundle(.module)`; nil is `VinylStore.defaultFolder`.
+    ///   - matching: how requests find their track; nil is `.default` (method and URL).
+    ///   - allTracksMustPlay: fail the test when a track was never played.
+    public static func vinyl(_ name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, allTracksMustPlay: Bool? = nil) -> Self {
+        VinylTrait(configuration: VinylConfiguration(name: name, store: store, matching: matching, allTracksMustPlay: allTracksMustPlay))
+    }
+
+    /// A vinyl configured by a `VinylConfiguration`, e.g. one shared by several suites.
+    public static func vinyl(_ configuration: VinylConfiguration) -> Self {
+        VinylTrait(configuration: configuration)
+    }
+}
+
+#if compiler(>=6.1)
+extension VinylTrait: TestScoping {
+    /// Each test case gets a scope (suites and the test function around its cases get none:
+    /// every case has its own vinyl), provided by the outermost `.vinyl` the test carries,
+    /// which merges the others.
+    public func scopeProvider(for test: Test, testCase: Test.Case?) -> VinylTrait? {
+        guard !test.isSuite, testCase != nil else { return nil }
+        let first = test.traits.lazy.compactMap { $0 as? VinylTrait }.first
+        return first?.identity == identity ? self : nil
+    }
+
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        // Inherited suite traits come before the test's own, so later ones win.
+        let configuration = test.traits.compactMap { ($0 as? VinylTrait)?.configuration }
+            .reduce(VinylConfiguration()) { merged, next in next.merged(over: merged) }
+        let name = configuration.name ?? VinylNaming.name(components: test.id.nameComponents)
+        try await withVinyl(name, configuration: configuration, sourceLocation: test.sourceLocation) {
+            try await function()
+        }
+    }
+}
+#endif
+
+/// Runs `operation` with the vinyl `name` on `Turntable.current`, then records its misses,
+/// unplayed tracks (when all must play) and save failures as issues at `sourceLocation`.
+///
+/// What the `.vinyl` trait does, for a part of a test or a custom trait.
+public func withVinyl<R>(
+    _ name: String,
+    configuration: VinylConfiguration = VinylConfiguration(),
+    sourceLocation: SourceLocation = #_sourceLocation,
+    isolation: isolated (any Actor)? = #isolation,
+    operation: () async throws -> R
+) async throws -> R {
+    let vinyl = try TestVinyl(name: name, configuration: configuration)
+    let result: Result<R, any Error>
+    do {
+        result = .success(try await Turntable.$current.withValue(vinyl.turntable, operation: operation))
+    } catch {
+        result = .failure(error)
+    }
+    let thrown: (any Error)? = if case .failure(let error) = result { error } else { nil }
+    for problem in vinyl.finish(thrown: thrown) {
+        Issue.record(Comment(rawValue: problem.message), sourceLocation: sourceLocation)
+    }
+    return try result.get()
+}
+#endif

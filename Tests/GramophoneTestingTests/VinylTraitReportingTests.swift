@@ -1,0 +1,79 @@
+import Foundation
+import Gramophone
+import GramophoneTesting
+import Testing
+import UsersClient
+
+/// What the `.vinyl` trait reports when a test ends: each test expects the failure it
+/// provokes (`.expectingIssue` wraps the vinyl's scope), so the suite stays green only if
+/// the failure is reported with the text a user needs.
+@Suite struct VinylTraitReportingTests {
+    func client() throws -> UsersClient {
+        UsersClient(baseURL: try ExampleAPI.baseURL(), session: try #require(Turntable.current))
+    }
+
+    @Test(.expectingIssue(containing: "GET https://api.example.com/users/41", "nearest track #0: GET https://api.example.com/users/42", "path: /users/41 vs /users/42", atTestLocation: true),
+          .vinyl("UsersClientTraitTests/fetchesUser", store: .bundle(.module)))
+    func swallowedMissFailsTheTestWithTheNearestTrackDiff() async throws {
+        // The client turns every error into nil, so only the trait can tell the test missed.
+        #expect(try await client().userIfAvailable(41) == nil)
+    }
+
+    @Test(.expectingIssue(containing: "path: /users/41 vs /users/42"),
+          .vinyl("UsersClientTraitTests/fetchesUser", store: .bundle(.module)))
+    func thrownMissFailsTheTest() async throws {
+        _ = try await client().user(41)
+    }
+
+    @Test(.expectingIssue(containing: "1 of 2 tracks", "were never played", "track #1: GET https://api.example.com/users?page=2", atTestLocation: true),
+          .vinyl("UsersClientTraitTests/listsUsersPageByPage", store: .bundle(.module), allTracksMustPlay: true))
+    func unplayedTracksFailTheTestWhenAllMustPlay() async throws {
+        #expect(try await client().users(page: 1).count == 2)
+    }
+
+    @Test(.vinyl("UsersClientTraitTests/listsUsersPageByPage", store: .bundle(.module)))
+    func unplayedTracksAreFineByDefault() async throws {
+        #expect(try await client().users(page: 1).count == 2)
+    }
+
+    @Test(.expectingIssue(containing: "VinylTraitReportingTests/missingVinylFailsTheTest.json: no such file"),
+          .vinyl(store: .bundle(.module)))
+    func missingVinylFailsTheTest() async throws {
+        Issue.record("the test body must not run without its vinyl")
+    }
+}
+
+/// The end-of-test checks the trait and `VinylTestCase` share.
+@Suite struct TestVinylTests {
+    @Test func missCarriedByTheThrownErrorIsNotReportedTwice() async throws {
+        let vinyl = try TestVinyl(name: "UsersClientTraitTests/fetchesUser", configuration: VinylConfiguration(store: .bundle(.module)))
+        let client = UsersClient(baseURL: try ExampleAPI.baseURL(), session: vinyl.turntable)
+        let error = await #expect(throws: TurntableError.self) { try await client.user(41) }
+        #expect(vinyl.finish(thrown: error).isEmpty)
+        #expect(vinyl.finish().map(\.kind) == [.miss])
+    }
+
+    @Test func everyMissIsReportedInOrder() async throws {
+        let vinyl = try TestVinyl(name: "UsersClientTraitTests/fetchesUser", configuration: VinylConfiguration(store: .bundle(.module)))
+        let client = UsersClient(baseURL: try ExampleAPI.baseURL(), session: vinyl.turntable)
+        _ = await client.userIfAvailable(1)
+        _ = await client.userIfAvailable(2)
+        let problems = vinyl.finish()
+        #expect(problems.map { $0.missReport?.request.url.path } == ["/users/1", "/users/2"])
+    }
+
+    @Test func configurationDefaultsAreFilledIn() throws {
+        let vinyl = try TestVinyl(name: "users", configuration: VinylConfiguration(store: .bundle(.module)))
+        #expect(vinyl.configuration.name == "users")
+        #expect(vinyl.configuration.allTracksMustPlay == false)
+        #expect(vinyl.file.lastPathComponent == "users.json")
+    }
+
+    @Test func testsOwnValuesWinOverTheSuites() {
+        let suite = VinylConfiguration(name: "suite", allTracksMustPlay: true)
+        let test = VinylConfiguration(allTracksMustPlay: false)
+        let merged = test.merged(over: suite)
+        #expect(merged.name == "suite")
+        #expect(merged.allTracksMustPlay == false)
+    }
+}
