@@ -52,6 +52,14 @@ struct UsersClientTraitTests {
         #expect(inner === outer)
     }
 
+    @Test(.vinyl("users"), arguments: [1, 2])
+    func eachCaseOfAParameterizedTestGetsItsOwnTurntable(id: Int) async throws {
+        let turntable = try #require(Turntable.current)
+        #expect(turntable.playback.requestsAnswered == 0)
+        _ = try await client().user(id)
+        #expect(turntable.playback.requestsAnswered == 1)
+    }
+
     @Suite struct Nested {
         @Test func usesNestedSuiteName() async throws {
             let turntable = try #require(Turntable.current)
