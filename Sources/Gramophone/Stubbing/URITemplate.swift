@@ -10,8 +10,8 @@ import Foundation
 ///
 /// A template that starts with `/` or `{/` is matched against the URL's path and query; any
 /// other template against the whole URL. Query expressions match parameters by name in any
-/// order; a parameter the template does not name makes the URL not fit. Captured values are
-/// percent-decoded.
+/// order; a parameter the template does not name makes the URL not fit. A template without
+/// query expressions ignores the query. Captured values are percent-decoded.
 struct URITemplate: Sendable, CustomStringConvertible {
     let text: String
     private let regex: RegexBox
@@ -37,6 +37,7 @@ struct URITemplate: Sendable, CustomStringConvertible {
         var expressions: [Expression] = []
         var queryVariables: [String] = []
         var sawQuery = false
+        var literalQuery = false
         var rest = Substring(text)
         while !rest.isEmpty {
             guard let open = rest.firstIndex(of: "{") else {
@@ -47,6 +48,7 @@ struct URITemplate: Sendable, CustomStringConvertible {
                 throw SyntaxError(message: "a \"}\" with no \"{\" before it")
             }
             pattern += NSRegularExpression.escapedPattern(for: String(rest[..<open]))
+            if rest[..<open].contains("?") { literalQuery = true }
             guard let close = rest[open...].firstIndex(of: "}") else {
                 throw SyntaxError(message: "the expression starting at \"\(rest[open...].prefix(20))\" has no closing \"}\"")
             }
@@ -70,7 +72,10 @@ struct URITemplate: Sendable, CustomStringConvertible {
             case "?", "&":
                 // Query parameters are matched by name after the regex, in any order.
                 queryVariables += variables
-                if !sawQuery { pattern += "(?:\\?([^#]*))?" }
+                if !sawQuery {
+                    // After a literal `?fixed=1`, `{&page}` continues the query with `&`.
+                    pattern += literalQuery ? "((?:&[^#]*)?)" : "(?:\\?([^#]*))?"
+                }
                 sawQuery = true
                 expressions.append(Expression(op: "?", variables: []))
                 continue
@@ -84,7 +89,8 @@ struct URITemplate: Sendable, CustomStringConvertible {
             }
             expressions.append(Expression(op: op, variables: variables))
         }
-        if !sawQuery && matchesPathOnly { pattern += "(?:\\?[^#]*)?" }
+        // A template without query expressions says nothing about the query.
+        if !sawQuery && !literalQuery { pattern += "(?:\\?[^#]*)?" }
         pattern += "(?:#.*)?$"
         do {
             regex = RegexBox(try NSRegularExpression(pattern: pattern, options: [.dotMatchesLineSeparators]))
