@@ -9,8 +9,8 @@ import Foundation
 /// variables they capture reach dynamic responses and `{{ placeholders }}`.
 public struct StubMatcher: Sendable, CustomStringConvertible {
     enum Kind: Sendable {
-        /// Vinyl matchers against a reference request.
-        case request([Matcher], Track.Request, String)
+        /// Vinyl matchers against a reference request (its parts taken apart once, here).
+        case request([Matcher], Track.Request, RequestParts, String)
         case regex(RegexBox, [String])
         case uriTemplate(URITemplate)
         case path(PathPattern)
@@ -70,19 +70,19 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     /// The host, ignoring case.
     public static func host(_ host: String) -> StubMatcher {
         let url = URL(string: "http://\(host)/") ?? placeholderURL
-        return StubMatcher(kind: .request([.host], Track.Request(url: url), "host \(host)"))
+        return comparing([.host], with: Track.Request(url: url), "host \(host)")
     }
 
     /// The HTTP method, ignoring case.
     public static func method(_ method: String) -> StubMatcher {
-        StubMatcher(kind: .request([.method], Track.Request(method: method, url: placeholderURL), "method \(method.uppercased())"))
+        comparing([.method], with: Track.Request(method: method, url: placeholderURL), "method \(method.uppercased())")
     }
 
     /// These headers have these values (names in any case). Headers not named are not checked.
     public static func headers(_ headers: [String: String]) -> StubMatcher {
         let reference = Track.Request(url: placeholderURL, headers: Headers(headers))
         let names = headers.keys.sorted()
-        return StubMatcher(kind: .request([.headers(names)], reference, "headers \(names.joined(separator: ", "))"))
+        return comparing([.headers(names)], with: reference, "headers \(names.joined(separator: ", "))")
     }
 
     /// The header `name` has `value`.
@@ -116,7 +116,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
         var text = "url \(url.absoluteString)"
         if options.contains(.ignorePath) { text += " ignoring the path" }
         if options.contains(.ignoreQuery) { text += (options.contains(.ignorePath) ? " and" : " ignoring") + " the query" }
-        return StubMatcher(kind: .request(parts, Track.Request(url: url), text))
+        return comparing(parts, with: Track.Request(url: url), text)
     }
 
     /// Any rule of your own; `name` appears in no-match errors.
@@ -127,12 +127,16 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     /// A vinyl `Matcher` comparing the request with `reference`: reuse a matching strategy's
     /// rules for stubs, e.g. `.matching(.query, like: Track.Request(url: …))`.
     public static func matching(_ matcher: Matcher, like reference: Track.Request) -> StubMatcher {
-        StubMatcher(kind: .request([matcher], reference, "\(matcher) like \(reference.method) \(reference.url.absoluteString)"))
+        comparing([matcher], with: reference, "\(matcher) like \(reference.method) \(reference.url.absoluteString)")
+    }
+
+    private static func comparing(_ matchers: [Matcher], with reference: Track.Request, _ text: String) -> StubMatcher {
+        StubMatcher(kind: .request(matchers, reference, RequestParts(reference), text))
     }
 
     public var description: String {
         switch kind {
-        case .request(_, _, let text): return text
+        case .request(_, _, _, let text): return text
         case .regex(let regex, _): return "url matching /\(regex.value.pattern)/"
         case .uriTemplate(let template): return "URI template \(template)"
         case .path(let pattern): return "path \(pattern)"
@@ -150,8 +154,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
 
     func evaluate(_ request: Track.Request, parts: RequestParts) -> Verdict {
         switch kind {
-        case .request(let matchers, let reference, _):
-            let referenceParts = RequestParts(reference)
+        case .request(let matchers, let reference, let referenceParts, _):
             let differences = matchers.compactMap { $0.difference(live: request, liveParts: parts, recorded: reference, recordedParts: referenceParts) }
             if differences.isEmpty { return .matched([:]) }
             return .failed(differences.joined(separator: "; ").replacingOccurrences(of: "\n", with: "; ") + " (request vs stub)")
