@@ -44,6 +44,8 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     let deck: Locked<Deck>
+    /// Stubs written in code, answered before the vinyl (Turntable+Stubs.swift).
+    let stubs = StubRegistry()
 
     /// A Turntable playing `vinyl`.
     /// - Parameter file: where the vinyl came from, named in miss reports.
@@ -202,6 +204,7 @@ public final class Turntable: NetworkSession, Sendable {
 
     /// Answers `live`: the async entry point every API style funnels into.
     func answer(_ live: Track.Request) async -> Answer {
+        if let stubbed = await stubs.turntableAnswer(live) { return stubbed }
         let answer = play(live)
         logIfMissed(answer)
         return answer
