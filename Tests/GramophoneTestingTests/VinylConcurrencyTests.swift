@@ -4,11 +4,11 @@ import GramophoneTesting
 import Testing
 import UsersClient
 
-/// Twenty-four tests, run in parallel, each with its own vinyl whose only track answers the
-/// same URL with the test's own marker: a test that saw another's Turntable would get the
-/// wrong marker (or a miss).
+/// Twenty-four tests, run in parallel (and under ThreadSanitizer by scripts/test), each with
+/// its own vinyl whose only track answers the same URL with the test's own marker: a test
+/// that saw another's Turntable would get the wrong marker (or a miss).
 @Suite(.vinyl(store: .bundle(.module)))
-struct ParallelVinylTests {
+struct VinylConcurrencyTests {
     static func expectMarker(_ marker: Int) async throws {
         let turntable = try #require(Turntable.current)
         let client = UsersClient(baseURL: try ExampleAPI.baseURL(), session: turntable)
