@@ -42,6 +42,8 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     let deck: Locked<Deck>
+    /// Delegate, queue, timing and the URLProtocol class (Session/SessionSettings.swift).
+    let settings = Locked(SessionSettings())
 
     /// A Turntable playing `vinyl`.
     /// - Parameter file: where the vinyl came from, named in miss reports.
@@ -206,9 +208,7 @@ public final class Turntable: NetworkSession, Sendable {
     // MARK: NetworkSession
 
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        let answer = await answer(try Track.Request(request))
-        let (response, body) = try answer.outcome.get()
-        return (body, response)
+        try await answerTimed(try Track.Request(request))
     }
 
     public func data(from url: URL) async throws -> (Data, URLResponse) {
@@ -216,7 +216,7 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     public func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
-        TurntableDataTask(turntable: self, request: request, completionHandler: completionHandler)
+        TurntableDataTask(core: TaskCore(turntable: self, request: request, kind: .data, completion: .data(completionHandler)))
     }
 }
 
