@@ -15,6 +15,8 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
         var error: (any Error)?
         var response: HTTPURLResponse?
         var completed = 0
+        var consumed = 0
+        var waiters: [(id: UUID, continuation: CheckedContinuation<Bool, Never>)] = []
     }
 
     let log = Locked(Log())
@@ -22,7 +24,6 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
     var disposition: URLSession.ResponseDisposition = .allow
     /// Runs inside `didReceive data`, e.g. to read task properties mid-flight.
     var onData: (@Sendable (URLSessionDataTask) -> Void)?
-    private let done = DispatchSemaphore(value: 0)
 
     init(queue: OperationQueue = OperationQueue()) {
         self.queue = queue
@@ -38,11 +39,29 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
         }
     }
 
-    /// Waits for `didCompleteWithError`, at most `seconds`.
+    /// Waits for the next `didCompleteWithError` not yet waited for; false after `seconds`.
+    /// (No blocking wait: blocked threads would starve the queues the calls arrive on.)
     func waitForCompletion(seconds: Double = 10) async -> Bool {
-        let done = done
+        let id = UUID()
+        let log = log
         return await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: done.wait(timeout: .now() + seconds) == .success) }
+            let ready = log.withLock { log -> Bool in
+                if log.completed > log.consumed {
+                    log.consumed += 1
+                    return true
+                }
+                log.waiters.append((id, continuation))
+                return false
+            }
+            if ready { return continuation.resume(returning: true) }
+            Task {
+                try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
+                let expired = log.withLock { log -> CheckedContinuation<Bool, Never>? in
+                    guard let index = log.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                    return log.waiters.remove(at: index).continuation
+                }
+                expired?.resume(returning: false)
+            }
         }
     }
 
@@ -80,11 +99,16 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         // Download tasks get no response call; their response is on the task.
         let response = task.response as? HTTPURLResponse
+        var waiter: CheckedContinuation<Bool, Never>?
         note("complete") { log in
             log.error = error
             log.completed += 1
             if log.response == nil { log.response = response }
+            if !log.waiters.isEmpty {
+                waiter = log.waiters.removeFirst().continuation
+                log.consumed += 1
+            }
         }
-        done.signal()
+        waiter?.resume(returning: true)
     }
 }
