@@ -83,9 +83,15 @@ enum ProtocolSlots {
             client?.urlProtocol(urlProtocol, didFailWithError: error)
         case .success(let (response, body)):
             client?.urlProtocol(urlProtocol, didReceive: decoded(response, bodyLength: body.count), cacheStoragePolicy: .notAllowed)
+            #if canImport(FoundationNetworking)
+            // Linux Foundation keeps only the last `didLoad` for completion-handler and async
+            // tasks (it stores rather than appends), so the body goes in one piece there.
+            if !body.isEmpty { client?.urlProtocol(urlProtocol, didLoad: body) }
+            #else
             for chunk in TaskCore.chunks(of: body, size: chunkSize) {
                 client?.urlProtocol(urlProtocol, didLoad: chunk)
             }
+            #endif
             client?.urlProtocolDidFinishLoading(urlProtocol)
         }
     }
