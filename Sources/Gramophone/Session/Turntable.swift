@@ -47,6 +47,9 @@ public final class Turntable: NetworkSession, Sendable {
     /// Stubs written in code, answered before the vinyl (Turntable+Stubs.swift).
     let stubs = StubRegistry()
 
+    /// Delegate, queue, timing and the URLProtocol class (Session/SessionSettings.swift).
+    let settings = Locked(SessionSettings())
+
     /// A Turntable playing `vinyl`.
     /// - Parameter file: where the vinyl came from, named in miss reports.
     public init(vinyl: Vinyl, matching: MatchingStrategy = .default, file: URL? = nil) {
@@ -213,9 +216,7 @@ public final class Turntable: NetworkSession, Sendable {
     // MARK: NetworkSession
 
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        let answer = await answer(try Track.Request(request))
-        let (response, body) = try answer.outcome.get()
-        return (body, response)
+        try await answerTimed(try Track.Request(request))
     }
 
     public func data(from url: URL) async throws -> (Data, URLResponse) {
@@ -223,7 +224,7 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     public func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
-        TurntableDataTask(turntable: self, request: request, completionHandler: completionHandler)
+        TurntableDataTask(core: TaskCore(turntable: self, request: request, kind: .data, completion: .data(completionHandler)))
     }
 }
 

@@ -81,9 +81,3 @@ final class StubURLProtocol: URLProtocol {
         return !Task.isCancelled
     }
 }
-
-/// Carries a value the compiler cannot prove `Sendable` but that is used safely.
-struct Unchecked<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
-}
