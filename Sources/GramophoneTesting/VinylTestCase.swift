@@ -22,6 +22,8 @@ import XCTest
 /// which tests use a vinyl and how.
 open class VinylTestCase: XCTestCase {
     private var currentVinyl: TestVinyl?
+    /// The empty Turntable of a test without a vinyl, kept so its playback adds up.
+    private var emptyTurntable: Turntable?
 
     /// Defaults for every test of the class, as `.vinyl(…)` on a Swift Testing suite.
     open class var vinylDefaults: VinylConfiguration { VinylConfiguration() }
@@ -60,7 +62,11 @@ open class VinylTestCase: XCTestCase {
     /// This test's Turntable, to hand to the code under test. In a test that has no vinyl it
     /// is an empty one, so each request fails with a report saying so.
     public var turntable: Turntable {
-        currentVinyl?.turntable ?? Turntable(vinyl: Vinyl(name: "no vinyl: \(defaultVinylName) has shouldUseVinyl == false"))
+        if let vinyl = currentVinyl { return vinyl.turntable }
+        if let emptyTurntable { return emptyTurntable }
+        let empty = Turntable(vinyl: Vinyl(name: "no vinyl: \(defaultVinylName) has shouldUseVinyl == false"))
+        emptyTurntable = empty
+        return empty
     }
 
     open override func setUpWithError() throws {
@@ -75,6 +81,7 @@ open class VinylTestCase: XCTestCase {
     }
 
     open override func tearDownWithError() throws {
+        emptyTurntable = nil
         if let vinyl = currentVinyl {
             currentVinyl = nil
             for problem in vinyl.finish() { recordVinylProblem(problem, vinyl: vinyl) }

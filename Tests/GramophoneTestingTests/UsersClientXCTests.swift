@@ -67,5 +67,6 @@ final class VinylTestCaseHookTests: VinylTestCase {
         } catch let error as TurntableError {
             XCTAssertTrue(error.description.contains("shouldUseVinyl == false"), error.description)
         }
+        XCTAssertEqual(turntable.playback.misses, 1)
     }
 }
