@@ -42,11 +42,25 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     let deck: Locked<Deck>
+    /// Records missing tracks and writes the vinyl; nil for a replay-only Turntable.
+    let recorder: Recorder?
 
     /// A Turntable playing `vinyl`.
     /// - Parameter file: where the vinyl came from, named in miss reports.
     public init(vinyl: Vinyl, matching: MatchingStrategy = .default, file: URL? = nil) {
         deck = Locked(Deck(vinyl: vinyl, file: file, strategy: matching))
+        recorder = nil
+    }
+
+    /// A recording Turntable (see Recording/Turntable+Recording.swift).
+    init(vinyl: Vinyl, matching: MatchingStrategy, file: URL, recorder: Recorder) {
+        deck = Locked(Deck(vinyl: vinyl, file: file, strategy: matching))
+        self.recorder = recorder
+    }
+
+    deinit {
+        // Recorded tracks are written when the Turntable goes, even without an explicit eject.
+        if recorder != nil { ejectOnRelease() }
     }
 
     /// A Turntable playing the vinyl file `name` (`.json` added) from `folder`.
@@ -194,7 +208,8 @@ public final class Turntable: NetworkSession, Sendable {
 
     /// Answers `live`: the async entry point every API style funnels into.
     func answer(_ live: Track.Request) async -> Answer {
-        play(live)
+        if let recorder { return await answer(live, recordingWith: recorder) }
+        return play(live)
     }
 
     // MARK: NetworkSession
