@@ -1,7 +1,7 @@
 import Foundation
 
 /// The commands, in the order `--help` lists them.
-let commands: [any Command.Type] = [InspectCommand.self]
+let commands: [any Command.Type] = [InspectCommand.self, ScanCommand.self]
 
 let topUsage = """
     gramophone: inspect, lint and convert recorded HTTP traffic (vinyls).

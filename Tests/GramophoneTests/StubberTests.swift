@@ -10,7 +10,14 @@ import FoundationNetworking
 ///
 /// The stubber is global state, so these tests run one at a time and each leaves it clean and
 /// disabled.
-@Suite(.serialized) struct StubberTests {
+///
+/// It also needs a process of its own: on Linux `URLSession.shared` is intercepted only when the
+/// stubber is enabled before anything in the process creates a session, and other suites
+/// create sessions in parallel. `scripts/test` runs this suite alone with
+/// `GRAMOPHONE_STUBBER_SUITE=1`; a plain `swift test` skips it.
+@Suite(.serialized, .enabled(if: StubberProcess.isOwn, "process-wide stubber: run alone with GRAMOPHONE_STUBBER_SUITE=1 (scripts/test does)"))
+struct StubberTests {
+
     private let stubber = HTTPStubber.shared
 
     init() {
@@ -217,4 +224,9 @@ private final class ChunkRecorder: NSObject, URLSessionDataDelegate, @unchecked 
         }
         done?.resume(returning: error)
     }
+}
+
+/// Whether this test process was started for the stubber suite alone.
+enum StubberProcess {
+    static var isOwn: Bool { ProcessInfo.processInfo.environment["GRAMOPHONE_STUBBER_SUITE"] == "1" }
 }

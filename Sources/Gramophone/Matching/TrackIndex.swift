@@ -4,8 +4,8 @@
 /// grow with the vinyl. Matchers the key cannot answer (headers, body, custom) are checked
 /// within the bucket, in track order.
 struct TrackIndex: Sendable {
-    let tracks: [Track]
-    let parts: [RequestParts]
+    private(set) var tracks: [Track]
+    private(set) var parts: [RequestParts]
     private let keyed: [Matcher]
     let unkeyed: [Matcher]
     private var buckets: [String: Bucket]
@@ -39,6 +39,16 @@ struct TrackIndex: Sendable {
         case 1: return matchers[0].keyComponent(parts)
         default: return matchers.map { $0.keyComponent(parts) }.joined(separator: "\u{1F}")
         }
+    }
+
+    /// Adds a track at the end (a newly recorded one) and returns its position.
+    mutating func append(_ track: Track) -> Int {
+        let position = tracks.count
+        let trackParts = RequestParts(track.request)
+        tracks.append(track)
+        parts.append(trackParts)
+        buckets[Self.key(trackParts, keyed), default: Bucket(tracks: [])].tracks.append(position)
+        return position
     }
 
     /// The first track that matches, skipping played ones when `played` is given.

@@ -53,3 +53,38 @@ extension URLSession: NetworkSession {
         try await download(from: url, delegate: nil)
     }
 }
+
+// Uploads and downloads in terms of `data(for:)`, so a session of your own (a fake, a logging
+// wrapper) needs only the three data methods. URLSession and Turntable implement them natively.
+extension NetworkSession {
+    public func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
+        var request = request
+        request.httpBody = bodyData
+        return try await data(for: request)
+    }
+
+    public func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
+        let body: Data
+        do {
+            body = try Data(contentsOf: fileURL)
+        } catch {
+            throw URLError(.fileDoesNotExist, userInfo: [NSURLErrorFailingURLErrorKey: fileURL])
+        }
+        return try await upload(for: request, from: body)
+    }
+
+    public func download(for request: URLRequest) async throws -> (URL, URLResponse) {
+        let (body, response) = try await data(for: request)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gramophone-download-\(UUID().uuidString).tmp")
+        do {
+            try body.write(to: file)
+        } catch {
+            throw URLError(.cannotCreateFile, userInfo: [NSURLErrorFailingURLErrorKey: file])
+        }
+        return (file, response)
+    }
+
+    public func download(from url: URL) async throws -> (URL, URLResponse) {
+        try await download(for: URLRequest(url: url))
+    }
+}

@@ -50,10 +50,25 @@ public final class Turntable: NetworkSession, Sendable {
     /// Delegate, queue, timing and the URLProtocol class (Session/SessionSettings.swift).
     let settings = Locked(SessionSettings())
 
+    /// Records missing tracks and writes the vinyl; nil for a replay-only Turntable.
+    let recorder: Recorder?
+
     /// A Turntable playing `vinyl`.
     /// - Parameter file: where the vinyl came from, named in miss reports.
     public init(vinyl: Vinyl, matching: MatchingStrategy = .default, file: URL? = nil) {
         deck = Locked(Deck(vinyl: vinyl, file: file, strategy: matching))
+        recorder = nil
+    }
+
+    /// A recording Turntable (see Recording/Turntable+Recording.swift).
+    init(vinyl: Vinyl, matching: MatchingStrategy, file: URL, recorder: Recorder) {
+        deck = Locked(Deck(vinyl: vinyl, file: file, strategy: matching))
+        self.recorder = recorder
+    }
+
+    deinit {
+        // Recorded tracks are written when the Turntable goes, even without an explicit eject.
+        if recorder != nil { ejectOnRelease() }
     }
 
     /// A Turntable playing the vinyl file `name` (`.json` added) from `folder`.
@@ -207,8 +222,9 @@ public final class Turntable: NetworkSession, Sendable {
 
     /// Answers `live`: the async entry point every API style funnels into.
     func answer(_ live: Track.Request) async -> Answer {
+        // Stubs answer first, then the vinyl, then (when recording) the real session.
         if let stubbed = await stubs.turntableAnswer(live) { return stubbed }
-        let answer = play(live)
+        let answer = if let recorder { await answer(live, recordingWith: recorder) } else { play(live) }
         logIfMissed(answer)
         return answer
     }

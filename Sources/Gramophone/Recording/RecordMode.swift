@@ -1,0 +1,35 @@
+/// When a Turntable may fall through to the real network and record what comes back.
+///
+/// | mode | vinyl file missing | vinyl file exists |
+/// | --- | --- | --- |
+/// | `none` | error | replay only; a miss is an error |
+/// | `once` | record every miss, write the new vinyl | replay only (write-protected); a miss is an error |
+/// | `newEpisodes` | record every miss | replay what matches, record and append what does not |
+/// | `all` | record every request | ignore the file, record every request, replace the file |
+///
+/// The Vinyl library's `missingVinyl` is `once`; its `missingTracks` is `newEpisodes`.
+public enum RecordMode: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Never touch the network: every request is answered from the vinyl or fails with the miss report.
+    case none
+    /// Record only while the vinyl file does not exist yet; an existing vinyl is write-protected.
+    case once
+    /// Replay what matches, record what does not, and append it to the vinyl.
+    case newEpisodes = "new_episodes"
+    /// Ignore what is recorded, send every request, and replace the vinyl with what came back.
+    case all
+
+    public var description: String { rawValue }
+
+    /// Reads a mode as written in `GRAMOPHONE_RECORD_MODE`: `none`, `once`, `new_episodes`,
+    /// `new-episodes`, `newEpisodes` or `all`, in any case, surrounding spaces ignored.
+    public init?(environmentValue text: String) {
+        let folded = text.trimmingWhitespace().lowercased().replacingOccurrences(of: "-", with: "_")
+        switch folded {
+        case "none": self = .none
+        case "once": self = .once
+        case "new_episodes", "newepisodes": self = .newEpisodes
+        case "all": self = .all
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+extension Redaction {
+    /// Removes the named keys, at any depth, from JSON request and response bodies (names
+    /// compared ignoring case). A body that is not JSON, or has none of the keys, keeps its bytes.
+    public static func jsonKeys(removing names: [String]) -> Redaction {
+        let lowered = Set(names.map { $0.lowercased() })
+        return jsonRewrite { key in lowered.contains(key.lowercased()) ? .some(nil) : .none }
+    }
+
+    /// Replaces the values of the named keys, at any depth, in JSON bodies with strings:
+    /// `.jsonKeys(replacing: ["password": Redaction.placeholder])`.
+    public static func jsonKeys(replacing values: [String: String]) -> Redaction {
+        let lowered = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        return jsonRewrite { key in lowered[key.lowercased()].map { .some($0) } }
+    }
+
+    /// Removes the named fields from `application/x-www-form-urlencoded` bodies.
+    public static func formFields(removing names: [String]) -> Redaction {
+        let lowered = Set(names.map { $0.lowercased() })
+        return formRewrite { name in lowered.contains(name.lowercased()) ? .some(nil) : .none }
+    }
+
+    /// Replaces the values of the named fields in `application/x-www-form-urlencoded` bodies.
+    public static func formFields(replacing values: [String: String]) -> Redaction {
+        let lowered = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        return formRewrite { name in lowered[name.lowercased()].map { .some($0) } }
+    }
+
+    /// Rewrites request bodies with a closure, for formats the other filters do not know.
+    public static func requestBody(_ transform: @escaping @Sendable (Data, Track.Request) -> Data) -> Redaction {
+        Redaction(steps: [.requestBody(transform)])
+    }
+
+    /// Rewrites response bodies with a closure; it receives the response and the request as recorded.
+    public static func responseBody(_ transform: @escaping @Sendable (Data, Track.Response, Track.Request) -> Data) -> Redaction {
+        Redaction(steps: [.responseBody(transform)])
+    }
+
+    // MARK: Rewriting
+
+    /// `rule(key)`: nil keeps the member, `.some(nil)` removes it, `.some(text)` replaces its value.
+    private static func jsonRewrite(_ rule: @escaping @Sendable (String) -> String??) -> Redaction {
+        Redaction(steps: [.body { body, _, secrets in
+            let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
+            guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let document = try? JSONParser.parse(body) else { return body }
+            var changed = false
+            let rewritten = rewrite(document, rule: rule, changed: &changed, secrets: &secrets)
+            return changed ? Data(JSONWriter.compact(rewritten)) : body
+        }])
+    }
+
+    private static func rewrite(_ value: JSONValue, rule: (String) -> String??, changed: inout Bool, secrets: inout [String]) -> JSONValue {
+        switch value {
+        case .object(let members):
+            var result: [(key: String, value: JSONValue)] = []
+            for member in members {
+                guard let decision = rule(member.key) else {
+                    result.append((member.key, rewrite(member.value, rule: rule, changed: &changed, secrets: &secrets)))
+                    continue
+                }
+                collectStrings(member.value, into: &secrets)
+                if let replacement = decision {
+                    if member.value != .string(replacement) { changed = true }
+                    result.append((member.key, .string(replacement)))
+                } else {
+                    changed = true
+                }
+            }
+            return .object(result)
+        case .array(let items):
+            return .array(items.map { rewrite($0, rule: rule, changed: &changed, secrets: &secrets) })
+        default:
+            return value
+        }
+    }
+
+    private static func collectStrings(_ value: JSONValue, into secrets: inout [String]) {
+        switch value {
+        case .string(let text): secrets.append(text)
+        case .number(let text): secrets.append(text)
+        case .array(let items): items.forEach { collectStrings($0, into: &secrets) }
+        case .object(let members): members.forEach { collectStrings($0.value, into: &secrets) }
+        case .null, .bool: break
+        }
+    }
+
+    /// Same decisions as `jsonRewrite`, over `name=value` pairs.
+    private static func formRewrite(_ rule: @escaping @Sendable (String) -> String??) -> Redaction {
+        Redaction(steps: [.body { body, headers, secrets in
+            guard headers.mediaType == "application/x-www-form-urlencoded", !body.isEmpty, UTF8Validation.isValid(body) else { return body }
+            var changed = false
+            var kept: [String] = []
+            for pair in String(decoding: body, as: UTF8.self).split(separator: "&", omittingEmptySubsequences: false) {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let item = RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
+                guard let decision = rule(item.decodedName.replacingOccurrences(of: "+", with: " ")) else {
+                    kept.append(String(pair))
+                    continue
+                }
+                secrets.append(contentsOf: item.secretValues)
+                changed = true
+                if let replacement = decision {
+                    kept.append(item.name + "=" + (replacement.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? ""))
+                }
+            }
+            return changed ? Data(kept.joined(separator: "&").utf8) : body
+        }])
+    }
+}

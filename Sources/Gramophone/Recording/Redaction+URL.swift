@@ -1,0 +1,100 @@
+import Foundation
+
+extension Redaction {
+    /// Rewrites the URL path (percent-encoded, as sent) of requests and of responses' final
+    /// URLs, e.g. to hide an account number: `.path { $0.replacingOccurrences(of: id, with: "ID") }`.
+    public static func path(_ transform: @escaping @Sendable (String) -> String) -> Redaction {
+        Redaction(steps: [.url { url, _ in
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+            let path = components.percentEncodedPath
+            let rewritten = transform(path)
+            guard rewritten != path else { return url }
+            // An invalid percent-encoding would make URLComponents trap; encode what must be.
+            components.percentEncodedPath = Self.encodedPath(rewritten)
+            return components.url ?? url
+        }])
+    }
+
+    /// Replaces every occurrence of `target` in URL paths with `replacement`.
+    public static func path(replacing target: String, with replacement: String) -> Redaction {
+        path { $0.replacingOccurrences(of: target, with: replacement) }
+    }
+
+    /// Removes the named query parameters (names compared ignoring case) from request and response URLs.
+    public static func query(removing names: [String]) -> Redaction {
+        let lowered = Set(names.map { $0.lowercased() })
+        return queryItems { item, secrets in
+            guard lowered.contains(item.decodedName.lowercased()) else { return .keep }
+            secrets.append(contentsOf: item.secretValues)
+            return .remove
+        }
+    }
+
+    /// Replaces the values of the named query parameters, where present:
+    /// `.query(replacing: ["api_key": "REDACTED"])`.
+    public static func query(replacing values: [String: String]) -> Redaction {
+        let lowered = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        return queryItems { item, secrets in
+            guard let replacement = lowered[item.decodedName.lowercased()] else { return .keep }
+            secrets.append(contentsOf: item.secretValues)
+            return .replace(replacement)
+        }
+    }
+
+    enum QueryDecision { case keep, remove, replace(String) }
+
+    struct RawQueryItem {
+        var name: String
+        var value: String?
+        var decodedName: String { name.removingPercentEncoding ?? name }
+        var secretValues: [String] {
+            guard let value, !value.isEmpty else { return [] }
+            let decoded = value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value
+            return decoded == value ? [value] : [value, decoded]
+        }
+    }
+
+    /// Edits the raw `name=value` pairs of the query, leaving the URL's bytes alone when nothing changes.
+    static func queryItems(_ decide: @escaping @Sendable (RawQueryItem, inout [String]) -> QueryDecision) -> Redaction {
+        Redaction(steps: [.url { url, secrets in
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let query = components.percentEncodedQuery else { return url }
+            var changed = false
+            var kept: [String] = []
+            for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                let item = RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
+                switch decide(item, &secrets) {
+                case .keep:
+                    kept.append(String(pair))
+                case .remove:
+                    changed = true
+                case .replace(let value):
+                    changed = true
+                    kept.append(item.name + "=" + (value.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? ""))
+                }
+            }
+            guard changed else { return url }
+            components.percentEncodedQuery = kept.isEmpty ? nil : kept.joined(separator: "&")
+            return components.url ?? url
+        }])
+    }
+
+    static let queryValueAllowed: CharacterSet = {
+        var set = CharacterSet.urlQueryAllowed
+        set.remove(charactersIn: "&=+#")
+        return set
+    }()
+
+    private static func encodedPath(_ path: String) -> String {
+        var allowed = CharacterSet.urlPathAllowed
+        allowed.insert("%")
+        let characters = Array(path.addingPercentEncoding(withAllowedCharacters: allowed) ?? path)
+        // A '%' not followed by two hex digits is not an escape: encode it too.
+        var result = ""
+        for (index, character) in characters.enumerated() {
+            let isEscape = character == "%" && index + 2 < characters.count && characters[index + 1].isHexDigit && characters[index + 2].isHexDigit
+            result += character == "%" && !isEscape ? "%25" : String(character)
+        }
+        return result
+    }
+}

@@ -1,0 +1,223 @@
+import Foundation
+
+/// What is taken out of a track before it is written, and out of a live request before it
+/// is matched (so a redacted track still matches the request it was recorded from).
+///
+/// Redactions are values that compose with `+`, applied in order, with the
+/// `beforeRecord…` hooks always last:
+///
+/// ```swift
+/// Recording(redaction: .default                         // Authorization, Cookie, API-key headers…
+///     + .query(removing: ["access_token"])
+///     + .jsonKeys(replacing: ["password": Redaction.placeholder])
+///     + .beforeRecordResponse { response, _ in var r = response; r.headers["Date"] = nil; return r })
+/// ```
+///
+/// Values a filter removes or replaces (a header's token, a query parameter, a JSON key's
+/// string) are also scrubbed wherever else they appear in the track, e.g. where a server
+/// echoes the request in its response body, and replaced with `placeholder`. Values shorter
+/// than 4 characters are not scrubbed elsewhere: they would collide with ordinary text.
+public struct Redaction: Sendable {
+    enum Step: Sendable {
+        /// Request and response headers; records what it took out.
+        case headers(@Sendable (Headers, inout [String]) -> Headers)
+        /// The request URL and the response URL.
+        case url(@Sendable (URL, inout [String]) -> URL)
+        /// Request and response bodies, with the headers that describe them.
+        case body(@Sendable (Data, Headers, inout [String]) -> Data)
+        case requestBody(@Sendable (Data, Track.Request) -> Data)
+        case responseBody(@Sendable (Data, Track.Response, Track.Request) -> Data)
+        case beforeRecordRequest(@Sendable (Track.Request) -> Track.Request)
+        case beforeRecordResponse(@Sendable (Track.Response, Track.Request) -> Track.Response)
+    }
+
+    var steps: [Step]
+
+    init(steps: [Step]) { self.steps = steps }
+
+    /// What replaced values become unless a filter says otherwise.
+    public static let placeholder = "<redacted>"
+
+    /// No redaction at all: everything is written as it was sent and received.
+    public static let none = Redaction(steps: [])
+
+    /// The default: removes `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and
+    /// API-key or token headers (`X-Api-Key`, `X-Auth-Token`, …; see `isSensitiveHeader`), and
+    /// scrubs their values from the rest of the track. Opt out with `.none`; keep it while adding
+    /// filters with `.default + …`.
+    public static let `default` = headers(removingWhere: SensitiveNames.isSensitiveHeader)
+
+    /// Whether the default redaction removes a header of this name.
+    public static func isSensitiveHeader(_ name: String) -> Bool {
+        SensitiveNames.isSensitiveHeader(name)
+    }
+
+    /// Both redactions, `lhs` first (hooks still run after every filter).
+    public static func + (lhs: Redaction, rhs: Redaction) -> Redaction {
+        Redaction(steps: lhs.steps + rhs.steps)
+    }
+
+    /// All of `redactions`, in order.
+    public static func combining(_ redactions: [Redaction]) -> Redaction {
+        Redaction(steps: redactions.flatMap(\.steps))
+    }
+
+    // MARK: Headers
+
+    /// Removes the named headers (any case) from requests and responses.
+    public static func headers(removing names: [String]) -> Redaction {
+        headers(removingWhere: { name in names.contains { $0.caseInsensitiveEquals(name) } })
+    }
+
+    /// Removes request and response headers whose name satisfies `rule`.
+    public static func headers(removingWhere rule: @escaping @Sendable (String) -> Bool) -> Redaction {
+        Redaction(steps: [.headers { headers, secrets in
+            guard headers.contains(where: { rule($0.name) }) else { return headers }
+            var kept: [Headers.Field] = []
+            for field in headers.fields {
+                if rule(field.name) {
+                    secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: field.name, value: field.value))
+                } else {
+                    kept.append(field)
+                }
+            }
+            return Headers(kept)
+        }])
+    }
+
+    /// Replaces the values of the named headers (any case), where present, in requests and
+    /// responses: `.headers(replacing: ["Authorization": "Bearer <redacted>"])`.
+    public static func headers(replacing values: [String: String]) -> Redaction {
+        let rules = values.map { (name: $0.key, value: $0.value) }
+        return Redaction(steps: [.headers { headers, secrets in
+            var fields = headers.fields
+            for index in fields.indices {
+                guard let rule = rules.first(where: { $0.name.caseInsensitiveEquals(fields[index].name) }), fields[index].value != rule.value else { continue }
+                secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: fields[index].name, value: fields[index].value))
+                fields[index].value = rule.value
+            }
+            return Headers(fields)
+        }])
+    }
+
+    // MARK: Hooks
+
+    /// A last look at every request before it is matched and recorded, after all filters.
+    public static func beforeRecordRequest(_ hook: @escaping @Sendable (Track.Request) -> Track.Request) -> Redaction {
+        Redaction(steps: [.beforeRecordRequest(hook)])
+    }
+
+    /// A last look at every response before it is recorded, after all filters; it receives
+    /// the request as recorded.
+    public static func beforeRecordResponse(_ hook: @escaping @Sendable (Track.Response, Track.Request) -> Track.Response) -> Redaction {
+        Redaction(steps: [.beforeRecordResponse(hook)])
+    }
+
+    // MARK: Applying
+
+    /// The request as it is matched and recorded.
+    public func redact(_ request: Track.Request) -> Track.Request {
+        var secrets: [String] = []
+        return redact(request, secrets: &secrets)
+    }
+
+    /// The track as it is written: the request as `redact(_:)` gives it, and the response
+    /// filtered, with every removed value scrubbed from it.
+    public func redact(_ track: Track) -> Track {
+        var secrets: [String] = []
+        var copy = track
+        copy.request = redact(track.request, secrets: &secrets)
+        guard case .response(var response) = track.outcome else { return copy }
+        let originalBody = response.body
+        for step in steps {
+            switch step {
+            case .headers(let filter): response.headers = filter(response.headers, &secrets)
+            case .url(let filter): response.url = response.url.map { filter($0, &secrets) }
+            case .body(let filter): response.body = filter(response.body, response.headers, &secrets)
+            case .responseBody(let filter): response.body = filter(response.body, response, copy.request)
+            case .requestBody, .beforeRecordRequest, .beforeRecordResponse: break
+            }
+        }
+        let scrubber = Scrubber(secrets)
+        response.headers = Headers(response.headers.fields.map { Headers.Field(name: $0.name, value: scrubber.scrub($0.value)) })
+        response.url = response.url.map(scrubber.scrub)
+        response.body = scrubber.scrub(response.body)
+        if response.body != originalBody { Self.fixContentLength(&response.headers, to: response.body) }
+        for step in steps {
+            if case .beforeRecordResponse(let hook) = step { response = hook(response, copy.request) }
+        }
+        copy.outcome = .response(response)
+        return copy
+    }
+
+    private func redact(_ request: Track.Request, secrets: inout [String]) -> Track.Request {
+        var request = request
+        let originalBody = request.body
+        for step in steps {
+            switch step {
+            case .headers(let filter): request.headers = filter(request.headers, &secrets)
+            case .url(let filter): request.url = filter(request.url, &secrets)
+            case .body(let filter): request.body = filter(request.body, request.headers, &secrets)
+            case .requestBody(let filter): request.body = filter(request.body, request)
+            case .responseBody, .beforeRecordRequest, .beforeRecordResponse: break
+            }
+        }
+        let scrubber = Scrubber(secrets)
+        request.url = scrubber.scrub(request.url)
+        request.body = scrubber.scrub(request.body)
+        if request.body != originalBody { Self.fixContentLength(&request.headers, to: request.body) }
+        for step in steps {
+            if case .beforeRecordRequest(let hook) = step { request = hook(request) }
+        }
+        return request
+    }
+
+    /// A stored Content-Length must describe the stored body, or a replaying client truncates it.
+    private static func fixContentLength(_ headers: inout Headers, to body: Data) {
+        // A compressed response's length describes the wire bytes, not the decoded body a
+        // session hands over; it was already unrelated to the stored body, so leave it.
+        guard headers.contains("Content-Length"), headers["Content-Encoding"] == nil else { return }
+        headers["Content-Length"] = String(body.count)
+    }
+}
+
+/// Replaces known secret values wherever they appear in text.
+struct Scrubber {
+    let secrets: [String]
+
+    init(_ secrets: [String]) {
+        // Longest first, so a whole header value goes before the token inside it.
+        self.secrets = Array(Set(secrets.filter { $0.count >= 4 && $0 != Redaction.placeholder })).sorted { $0.count > $1.count }
+    }
+
+    func scrub(_ text: String) -> String {
+        guard !secrets.isEmpty else { return text }
+        var text = text
+        for secret in secrets where text.contains(secret) {
+            text = text.replacingOccurrences(of: secret, with: Redaction.placeholder)
+        }
+        return text
+    }
+
+    func scrub(_ data: Data) -> Data {
+        guard !secrets.isEmpty, UTF8Validation.isValid(data) else { return data }
+        let text = String(decoding: data, as: UTF8.self)
+        let scrubbed = scrub(text)
+        return scrubbed == text ? data : Data(scrubbed.utf8)
+    }
+
+    func scrub(_ url: URL) -> URL {
+        guard !secrets.isEmpty else { return url }
+        let text = url.absoluteString
+        // A secret in a URL may be percent-encoded there.
+        var scrubbed = scrub(text)
+        for secret in secrets {
+            if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret, scrubbed.contains(encoded) {
+                scrubbed = scrubbed.replacingOccurrences(of: encoded, with: "REDACTED")
+            }
+        }
+        scrubbed = scrubbed.replacingOccurrences(of: Redaction.placeholder, with: "REDACTED")
+        guard scrubbed != text, let result = URL(string: scrubbed) else { return url }
+        return result
+    }
+}

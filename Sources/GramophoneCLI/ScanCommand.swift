@@ -1,0 +1,57 @@
+import Foundation
+import Gramophone
+
+/// `gramophone scan FILE…`: fails when vinyls hold what looks like a credential, so CI can
+/// stop a secret before it is committed.
+enum ScanCommand: Command {
+    static let name = "scan"
+    static let summary = "Find likely secrets left in vinyl files"
+    static let usage = """
+        USAGE: gramophone scan FILE...
+
+        Looks in every track for credentials: Authorization, Cookie and API-key headers,
+        secret-named query parameters, JSON keys and form fields (password, token, secret,
+        api_key, access_token, …), passwords in URLs, bearer tokens, JWTs and well-known key
+        formats. Redaction placeholders such as <redacted> do not count.
+        Prints one line per finding: FILE: track #N (METHOD URL): PLACE: why (masked value).
+
+        OPTIONS:
+          -h, --help  Show this help.
+
+        EXIT CODES: 0 nothing found, 1 secrets found or a file could not be read, 2 bad usage.
+        """
+    static let flags: Set<String> = []
+    static let options: Set<String> = []
+
+    static func run(_ arguments: Arguments) -> ExitCode {
+        guard !arguments.positional.isEmpty else {
+            Output.err("error: scan needs at least one FILE\n\n\(usage)")
+            return .usage
+        }
+        var found = 0
+        var unreadable = 0
+        for path in arguments.positional {
+            let vinyl: Vinyl
+            do {
+                vinyl = try Vinyl(contentsOf: URL(fileURLWithPath: path))
+            } catch {
+                Output.err("error: \(error)")
+                unreadable += 1
+                continue
+            }
+            for finding in vinyl.likelySecrets() {
+                let request = vinyl.tracks[finding.trackIndex].request
+                // The URL itself may hold the secret: show it without its query.
+                var shownURL = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+                shownURL?.query = nil
+                shownURL?.password = nil
+                Output.out("\(path): track #\(finding.trackIndex) (\(request.method) \(shownURL?.string ?? request.url.path)): \(finding.place): \(finding.reason) (\(finding.preview))")
+                found += 1
+            }
+        }
+        if found > 0 {
+            Output.err("\(found) likely secret\(found == 1 ? "" : "s") found. Redact them (see docs/RECORDING.md) or record the vinyls again.")
+        }
+        return found > 0 || unreadable > 0 ? .failure : .success
+    }
+}

@@ -1,0 +1,218 @@
+import Foundation
+import Testing
+@testable import Gramophone
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What each record mode may do with the network and the vinyl file.
+@Suite("Recording modes")
+struct RecordingModeTests {
+    /// A vinyl file holding one track recorded from httpbin's /get, and its bytes.
+    static func existingVinyl(in folder: URL, base: URL) async throws -> (file: URL, bytes: Data) {
+        do {
+            let turntable = try Turntable(vinylNamed: "existing", in: folder, recording: Recording(mode: .once, environment: [:]))
+            _ = try await turntable.data(from: URL(string: base.absoluteString + "/get")!)
+            try turntable.eject()
+        }
+        let file = folder.appendingPathComponent("existing.json")
+        return (file, try Data(contentsOf: file))
+    }
+
+    static func url(_ base: URL, _ path: String) -> URL { URL(string: base.absoluteString + path)! }
+
+    // MARK: Choosing the mode
+
+    @Test func defaultModeIsOnceLocallyAndNoneOnCI() {
+        #expect(Recording(environment: [:]).effectiveMode == .once)
+        #expect(Recording(environment: ["CI": "1"]).effectiveMode == .none)
+        #expect(Recording(environment: ["CI": "true"]).effectiveMode == .none)
+        #expect(Recording(environment: ["CI": "false"]).effectiveMode == .once)
+        // Asking in code is asking explicitly, CI or not.
+        #expect(Recording(mode: .newEpisodes, environment: ["CI": "1"]).effectiveMode == .newEpisodes)
+    }
+
+    @Test(arguments: [("none", RecordMode.none), ("once", .once), ("new_episodes", .newEpisodes), ("new-episodes", .newEpisodes), ("ALL", .all), (" all ", .all)])
+    func environmentVariableOverridesTheMode(value: String, expected: RecordMode) {
+        #expect(Recording(mode: .once, environment: ["GRAMOPHONE_RECORD_MODE": value]).effectiveMode == expected)
+        #expect(Recording(environment: ["GRAMOPHONE_RECORD_MODE": value, "CI": "1"]).effectiveMode == expected)
+    }
+
+    @Test func unknownModeInTheEnvironmentIsAnErrorNamingTheVariable() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let error = #expect(throws: RecordingError.self) {
+            try Turntable(vinylNamed: "x", in: folder, recording: Recording(environment: ["GRAMOPHONE_RECORD_MODE": "sometimes"]))
+        }
+        #expect(error?.description.contains("GRAMOPHONE_RECORD_MODE=\"sometimes\"") == true)
+        #expect(Recording(environment: ["GRAMOPHONE_RECORD_MODE": "sometimes"]).effectiveMode == .none)
+    }
+
+    // MARK: none
+
+    @Test func noneWithoutAFileIsNotFound() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let error = #expect(throws: VinylError.self) {
+            try Turntable(vinylNamed: "missing", in: folder, recording: Recording(mode: RecordMode.none, session: OfflineSession(), environment: [:]))
+        }
+        #expect(error?.kind == .notFound)
+        #expect(error?.file?.hasSuffix("missing.json") == true)
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func ciForbidsRecordingByDefault() async throws {
+        let base = try HTTPBin.baseURL()
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let existing = try await Self.existingVinyl(in: folder, base: base)
+        let session = CountingSession()
+        let turntable = try Turntable(vinylNamed: "existing", in: folder, recording: Recording(session: session, environment: ["CI": "1"]))
+        #expect(turntable.cassette.mode == .none)
+        #expect(turntable.cassette.isWriteProtected)
+        // Recorded tracks still play…
+        _ = try await turntable.data(from: Self.url(base, "/get"))
+        // …and a miss is the miss report, not a network call.
+        await #expect(throws: TurntableError.self) { try await turntable.data(from: Self.url(base, "/uuid")) }
+        try turntable.eject()
+        #expect(session.requestCount == 0)
+        #expect(try Data(contentsOf: existing.file) == existing.bytes)
+        // A missing vinyl on CI is an error at once, not a recording.
+        #expect(throws: VinylError.self) {
+            try Turntable(vinylNamed: "fresh", in: folder, recording: Recording(session: session, environment: ["CI": "1"]))
+        }
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func environmentOverrideRecordsEvenOnCI() async throws {
+        let base = try HTTPBin.baseURL()
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let turntable = try Turntable(vinylNamed: "ci", in: folder, recording: Recording(mode: RecordMode.none, environment: ["CI": "1", "GRAMOPHONE_RECORD_MODE": "new-episodes"]))
+        _ = try await turntable.data(from: Self.url(base, "/uuid"))
+        try turntable.eject()
+        #expect(try Vinyl(contentsOf: folder.appendingPathComponent("ci.json")).tracks.count == 1)
+    }
+
+    // MARK: once
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func onceRecordsANewVinyl() async throws {
+        let base = try HTTPBin.baseURL()
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = CountingSession()
+        let turntable = try Turntable(vinylNamed: "Suite/new", in: folder, recording: Recording(mode: .once, session: session, environment: [:]))
+        #expect(turntable.cassette.isNew)
+        #expect(!turntable.cassette.isWriteProtected)
+        let (first, _) = try await turntable.data(from: Self.url(base, "/uuid"))
+        // Within the session, the new track answers the same request again.
+        let (again, _) = try await turntable.data(from: Self.url(base, "/uuid"))
+        #expect(first == again)
+        #expect(session.requestCount == 1)
+        #expect(turntable.cassette.recordedCount == 1)
+        #expect(turntable.cassette.playedCount == 1)
+        try turntable.eject()
+        // Intermediate folders are created.
+        let vinyl = try Vinyl(contentsOf: folder.appendingPathComponent("Suite/new.json"))
+        #expect(vinyl.tracks.count == 1)
+        #expect(vinyl.name == "new")
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func onceNeverWritesToAnExistingVinyl() async throws {
+        let base = try HTTPBin.baseURL()
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let existing = try await Self.existingVinyl(in: folder, base: base)
+        let session = CountingSession()
+        do {
+            let turntable = try Turntable(vinylNamed: "existing", in: folder, recording: Recording(mode: .once, session: session, environment: [:]))
+            #expect(!turntable.cassette.isNew)
+            #expect(turntable.cassette.isWriteProtected)
+            _ = try await turntable.data(from: Self.url(base, "/get"))
+            let error = await #expect(throws: TurntableError.self) { try await turntable.data(from: Self.url(base, "/uuid")) }
+            #expect(error?.missReport?.note?.contains("write-protected") == true)
+            try turntable.eject()
+        }
+        // Neither the eject nor the release touched the file, and the miss never reached the server.
+        #expect(try Data(contentsOf: existing.file) == existing.bytes)
+        #expect(session.requestCount == 0)
+    }
+
+    // MARK: new episodes
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func newEpisodesReplaysMatchesAndAppendsMisses() async throws {
+        let base = try HTTPBin.baseURL()
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let existing = try await Self.existingVinyl(in: folder, base: base)
+        let original = try Vinyl(contentsOf: existing.file)
+        let session = CountingSession()
+        do {
+            let turntable = try Turntable(vinylNamed: "existing", in: folder, recording: Recording(mode: .newEpisodes, session: session, environment: [:]))
+            _ = try await turntable.data(from: Self.url(base, "/get"))
+            #expect(session.requestCount == 0)
+            let (recorded, _) = try await turntable.data(from: Self.url(base, "/uuid"))
+            #expect(session.requestCount == 1)
+            let (replayed, _) = try await turntable.data(from: Self.url(base, "/uuid"))
+            #expect(replayed == recorded)
+            #expect(session.requestCount == 1)
+            #expect(turntable.cassette == CassetteState(mode: .newEpisodes, isNew: false, isWriteProtected: false, playedCount: 2, recordedCount: 1, file: existing.file))
+            #expect(turntable.playback.misses == 0)
+        }
+        // Released without eject: written anyway, old track first and unchanged.
+        let vinyl = try Vinyl(contentsOf: existing.file)
+        #expect(vinyl.tracks.count == 2)
+        #expect(vinyl.tracks[0] == original.tracks[0])
+        #expect(vinyl.tracks[1].request.url.path == "/uuid")
+    }
+
+    // MARK: all
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func allRecordsEverythingAndReplacesTheVinyl() async throws {
+        let base = try HTTPBin.baseURL()
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let existing = try await Self.existingVinyl(in: folder, base: base)
+        let session = CountingSession()
+        do {
+            let turntable = try Turntable(vinylNamed: "existing", in: folder, recording: Recording(mode: .all, session: session, environment: [:]))
+            // Even what is recorded goes to the server again.
+            _ = try await turntable.data(from: Self.url(base, "/anything/one"))
+            _ = try await turntable.data(from: Self.url(base, "/anything/one"))
+            #expect(session.requestCount == 2)
+            try turntable.eject()
+        }
+        let vinyl = try Vinyl(contentsOf: existing.file)
+        #expect(vinyl.tracks.map(\.request.url.path) == ["/anything/one", "/anything/one"])
+    }
+
+    // MARK: Hosts
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func otherHostsGoToTheRealSessionUntouched() async throws {
+        let base = try HTTPBin.baseURL()
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = CountingSession()
+        do {
+            let turntable = try Turntable(vinylNamed: "filtered", in: folder,
+                                          recording: Recording(mode: .newEpisodes, session: session, hosts: .only(["api.example.com"]), environment: [:]))
+            var request = URLRequest(url: Self.url(base, "/headers"))
+            request.setValue("Bearer pass-through-token", forHTTPHeaderField: "Authorization")
+            let (data, response) = try await turntable.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200)
+            // Sent as is: the server saw the header the default redaction would have removed.
+            #expect(String(decoding: data, as: UTF8.self).contains("pass-through-token"))
+            #expect(turntable.cassette.recordedCount == 0)
+            #expect(turntable.vinyl.tracks.isEmpty)
+        }
+        #expect(session.requestCount == 1)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("filtered.json").path))
+        #expect(HostFilter.only(["example.com"]).allows(URL(string: "https://API.example.com/x")!))
+        #expect(!HostFilter.only(["example.com"]).allows(URL(string: "https://notexample.com/x")!))
+    }
+}

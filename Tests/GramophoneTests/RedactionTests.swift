@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+@testable import Gramophone
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Secrets never reach the disk, and a redacted track still matches its request.
+@Suite("Redaction")
+struct RedactionTests {
+    static let token = "tok_9f8e7d6c5b4a3f2e1d0c"
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func defaultRedactionKeepsTheTokenOffDiskAndReplayStillMatches() async throws {
+        let base = try HTTPBin.baseURL()
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // httpbin echoes request headers in its body: the token must go from there too.
+        var request = URLRequest(url: URL(string: base.absoluteString + "/headers")!)
+        request.setValue("Bearer \(Self.token)", forHTTPHeaderField: "Authorization")
+        request.setValue("key-\(Self.token)", forHTTPHeaderField: "X-Api-Key")
+        let live: Data
+        do {
+            let turntable = try Turntable(vinylNamed: "auth", in: folder, recording: Recording(mode: .once, environment: [:]))
+            (live, _) = try await turntable.data(for: request)
+            try turntable.eject()
+        }
+        #expect(String(decoding: live, as: UTF8.self).contains(Self.token), "the live client sees the real response")
+        let file = folder.appendingPathComponent("auth.json")
+        let onDisk = try String(contentsOf: file, encoding: .utf8)
+        #expect(!onDisk.contains(Self.token))
+        #expect(!onDisk.contains("tok_9f8e"))
+        #expect(try Vinyl(contentsOf: file).likelySecrets().isEmpty)
+
+        let player = try Turntable(vinylNamed: "auth", in: folder, recording: Recording(mode: RecordMode.none, session: OfflineSession(), environment: [:]))
+        let (replayed, response) = try await player.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: replayed, as: UTF8.self).contains(Redaction.placeholder))
+    }
+
+    @Test func defaultRemovesCredentialHeadersOnBothSides() {
+        let track = Track(request: Track.Request(method: "GET", url: URL(string: "https://api.example.com/me")!,
+                                                 headers: ["Authorization": "Basic dXNlcjpwYXNz", "Proxy-Authorization": "Basic cHJveHk6cHc=", "Cookie": "sid=abcdef123", "X-API-Key": "k-123456", "X-Auth-Token": "t-123456", "Accept": "*/*"]),
+                          response: Track.Response(headers: ["Set-Cookie": "sid=abcdef123; Path=/", "Content-Type": "text/plain"], body: Data("your session is abcdef123".utf8)))
+        let redacted = Redaction.default.redact(track)
+        #expect(redacted.request.headers.fields.map(\.name) == ["Accept"])
+        #expect(redacted.response?.headers.fields.map(\.name) == ["Content-Type"])
+        #expect(redacted.response?.body == Data("your session is \(Redaction.placeholder)".utf8))
+        #expect(Redaction.none.redact(track) == track)
+    }
+
+    @Test func headersCanBeReplacedInsteadOfRemoved() {
+        let request = Track.Request(method: "GET", url: URL(string: "https://api.example.com/me")!, headers: ["authorization": "Bearer abc12345"])
+        let redacted = Redaction.headers(replacing: ["Authorization": "Bearer <redacted>"]).redact(request)
+        #expect(redacted.headers["Authorization"] == "Bearer <redacted>")
+    }
+
+    @Test func queryParametersAreRemovedOrReplaced() {
+        let request = Track.Request(method: "GET", url: URL(string: "https://api.example.com/search?q=jazz&access_token=s3cret99&sig=abcd1234")!)
+        let redaction = Redaction.query(removing: ["ACCESS_TOKEN"]) + .query(replacing: ["sig": "REDACTED"])
+        #expect(redaction.redact(request).url.absoluteString == "https://api.example.com/search?q=jazz&sig=REDACTED")
+        // Untouched URLs keep their exact bytes.
+        let plain = Track.Request(method: "GET", url: URL(string: "https://api.example.com/search?b=2&a=%2F")!)
+        #expect(redaction.redact(plain).url == plain.url)
+    }
+
+    @Test func pathIsRewritten() {
+        let request = Track.Request(method: "GET", url: URL(string: "https://api.example.com/accounts/DE89370400440532013000/balance?x=1")!)
+        let redacted = Redaction.path(replacing: "DE89370400440532013000", with: "ACCOUNT").redact(request)
+        #expect(redacted.url.absoluteString == "https://api.example.com/accounts/ACCOUNT/balance?x=1")
+    }
+
+    @Test func jsonKeysAreRemovedOrReplacedAtAnyDepth() throws {
+        let track = Track(request: Track.Request("POST https://api.example.com/login").json(#"{"user":{"name":"ada","password":"hunter22"},"remember":true}"#),
+                          outcome: .json(#"{"items":[{"token":"abcd-efgh","id":1}],"echo":"password was hunter22"}"#))
+        let redacted = (Redaction.jsonKeys(removing: ["Password"]) + .jsonKeys(replacing: ["token": "T"])).redact(track)
+        #expect(String(decoding: redacted.request.body, as: UTF8.self) == #"{"user":{"name":"ada"},"remember":true}"#)
+        #expect(String(decoding: try #require(redacted.response).body, as: UTF8.self) == #"{"items":[{"token":"T","id":1}],"echo":"password was <redacted>"}"#)
+    }
+
+    @Test func formFieldsAreRemovedOrReplaced() {
+        let request = Track.Request("POST https://auth.example.com/token").body(Data("grant_type=password&username=ada&password=hunter22".utf8), contentType: "application/x-www-form-urlencoded")
+        let redacted = (Redaction.formFields(removing: ["password"]) + .formFields(replacing: ["username": "USER"])).redact(request)
+        #expect(String(decoding: redacted.body, as: UTF8.self) == "grant_type=password&username=USER")
+        // A body of another type is not read as a form.
+        let json = Track.Request("POST https://auth.example.com/token").body(Data("password=x".utf8), contentType: "text/plain")
+        #expect(Redaction.formFields(removing: ["password"]).redact(json).body == json.body)
+    }
+
+    @Test func bodyClosuresAndHooksRunAndHooksRunLast() throws {
+        let track = Track(request: Track.Request("POST https://api.example.com/x").body(Data("A-1".utf8), contentType: "text/plain"),
+                          response: Track.Response(headers: ["Content-Length": "3", "Date": "today"], body: Data("B-2".utf8)))
+        let redaction = Redaction.beforeRecordRequest { request in
+            var copy = request
+            copy.headers["X-Seen-Body"] = String(decoding: copy.body, as: UTF8.self)
+            return copy
+        } + .requestBody { body, _ in Data(String(decoding: body, as: UTF8.self).replacingOccurrences(of: "1", with: "one").utf8) }
+          + .responseBody { body, _, _ in body + Data("-more".utf8) }
+          + .beforeRecordResponse { response, request in
+              var copy = response
+              copy.headers["Date"] = nil
+              copy.headers["X-Request-Body"] = String(decoding: request.body, as: UTF8.self)
+              return copy
+          }
+        let redacted = redaction.redact(track)
+        #expect(redacted.request.headers["X-Seen-Body"] == "A-one", "the hook saw the filtered body though listed first")
+        let response = try #require(redacted.response)
+        #expect(response.body == Data("B-2-more".utf8))
+        #expect(response.headers["Content-Length"] == "8", "Content-Length follows the stored body")
+        #expect(response.headers["Date"] == nil)
+        #expect(response.headers["X-Request-Body"] == "A-one")
+    }
+
+    @Test func redactedTrackStillMatchesItsLiveRequest() async throws {
+        let redaction = Redaction.default + .query(removing: ["api_key"])
+        let live = Track.Request(method: "GET", url: URL(string: "https://api.example.com/v1/me?api_key=live-key-123")!, headers: ["Authorization": "Bearer live-token-123"])
+        let recorded = redaction.redact(Track(request: live, outcome: .json(#"{"id":1}"#)))
+        let turntable = Turntable(vinyl: Vinyl(name: "redacted", tracks: [recorded]), matching: .attributes([.method, .url, .headers("Authorization")]))
+        let answer = turntable.play(redaction.redact(live))
+        #expect(answer.trackIndex == 0)
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+@testable import Gramophone
+
+/// `gramophone scan`, run as the built binary the way CI runs it.
+@Suite("gramophone scan")
+struct ScanCommandTests {
+    /// Foundation on Linux takes the copied `Resources` folder itself as the bundle's resource
+    /// folder, Apple platforms do not: look in both places.
+    static var scanFixtures: URL {
+        let resources = Bundle.module.resourceURL ?? Bundle.module.bundleURL
+        let candidates = [resources.appendingPathComponent("Scan"), resources.appendingPathComponent("Resources/Scan")]
+        return candidates.first { FileManager.default.fileExists(atPath: $0.path) } ?? candidates[1]
+    }
+
+    /// The `gramophone` executable beside the test bundle in the build products folder.
+    static func binary() throws -> URL {
+        let products = Bundle.module.bundleURL.deletingLastPathComponent()
+        let binary = products.appendingPathComponent("gramophone")
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no gramophone binary at \(binary.path): run `swift build` first")
+        return binary
+    }
+
+    static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
+        let process = Process()
+        process.executableURL = try binary()
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    }
+
+    @Test func findsPlantedSecretsWithFileTrackAndPlace() throws {
+        let file = Self.scanFixtures.appendingPathComponent("planted-secrets.json").path
+        let result = try Self.run(["scan", file])
+        #expect(result.status == 1)
+        let lines = result.out.split(separator: "\n").map(String.init)
+        for expected in ["track #0 (GET https://api.example.com/v1/me): request.headers.Authorization",
+                         "track #0 (GET https://api.example.com/v1/me): request.url?access_token",
+                         "track #0 (GET https://api.example.com/v1/me): response.headers.Set-Cookie",
+                         "track #1 (POST https://api.example.com/v1/login): request.headers.X-Api-Key",
+                         "track #1 (POST https://api.example.com/v1/login): request.body.user.password",
+                         "track #1 (POST https://api.example.com/v1/login): response.body.access_token",
+                         "track #2 (POST https://auth.example.com/oauth/token): request.body form field client_secret",
+                         "track #2 (POST https://auth.example.com/oauth/token): response.body: looks like a bearer token"] {
+            #expect(lines.contains { $0.hasPrefix(file + ": " + expected) }, "missing: \(expected)")
+        }
+        // The report does not repeat the secrets it found.
+        for secret in ["sk_live_4f9a8b7c6d5e4f3a2b1c", "abcdef1234567890", "hunter2-correct-horse", "s3cr3t-v4lu3-here", "0a1b2c3d4e5f6a7b8c9d"] {
+            #expect(!result.out.contains(secret))
+        }
+    }
+
+    @Test func passesACleanVinyl() throws {
+        let result = try Self.run(["scan", Self.scanFixtures.appendingPathComponent("clean.json").path])
+        #expect(result.status == 0, "\(result.out)\(result.err)")
+        #expect(result.out.isEmpty)
+    }
+
+    @Test func oneDirtyFileAmongCleanOnesFails() throws {
+        let result = try Self.run(["scan", Self.scanFixtures.appendingPathComponent("clean.json").path, Self.scanFixtures.appendingPathComponent("planted-secrets.json").path])
+        #expect(result.status == 1)
+        #expect(!result.out.contains("clean.json"))
+    }
+
+    @Test func usageErrorsExitWithTwo() throws {
+        #expect(try Self.run(["scan"]).status == 2)
+        #expect(try Self.run(["scan", "--bogus", "x.json"]).status == 2)
+    }
+
+    @Test func unreadableFileFailsAndIsNamed() throws {
+        let result = try Self.run(["scan", "/nonexistent/vinyl.json"])
+        #expect(result.status == 1)
+        #expect(result.err.contains("/nonexistent/vinyl.json"))
+    }
+}
