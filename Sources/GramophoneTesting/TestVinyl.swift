@@ -21,19 +21,28 @@ public struct TestVinyl: Sendable {
         let store = configuration.store ?? .defaultFolder
         let matching = configuration.matching ?? .default
         let folder = try store.folder(for: name)
+        let recording = configuration.resolvedRecording(for: store)
         self.name = name
-        self.configuration = VinylConfiguration(name: name, store: store, matching: matching, allTracksMustPlay: configuration.allTracksMustPlay ?? false)
+        self.configuration = VinylConfiguration(name: name, store: store, matching: matching, recordMode: recording.effectiveMode,
+                                                redaction: recording.redaction, recording: recording,
+                                                allTracksMustPlay: configuration.allTracksMustPlay ?? false)
         file = try VinylLocation.file(for: name, in: folder)
-        turntable = try Turntable(vinylNamed: name, in: folder, matching: matching)
+        turntable = try Turntable(vinylNamed: name, in: folder, matching: matching, recording: recording)
     }
 
-    /// Ends the test's use of the vinyl and lists what went wrong: every miss (also those
-    /// the code under test swallowed), unplayed tracks when all must play.
+    /// Ends the test's use of the vinyl: saves what was recorded (`eject()`), then lists
+    /// what went wrong: a failed save, every miss (also those the code under test
+    /// swallowed), unplayed tracks when all must play. Calling it again saves nothing new.
     ///
     /// - Parameter thrown: the error the test ended with; a miss it carries is left out,
     ///   since the test framework reports that error already.
     public func finish(thrown: (any Error)? = nil) -> [VinylProblem] {
         var problems: [VinylProblem] = []
+        do {
+            try turntable.eject()
+        } catch {
+            problems.append(.notSaved(error, name: name))
+        }
         let reported = (thrown as? TurntableError)?.missReport?.description
         var skippedReported = false
         for report in turntable.missReports {

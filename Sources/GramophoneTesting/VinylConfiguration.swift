@@ -1,12 +1,12 @@
 import Gramophone
 
-/// How a test's vinyl is found, played and checked; every field left nil takes the value of
-/// an enclosing suite's configuration, then the default.
+/// How a test's vinyl is found, played, recorded and checked; every field left nil takes the
+/// value of an enclosing suite's configuration, then the default.
 ///
 /// ```swift
-/// @Suite(.vinyl(store: .bundle(.module)))        // the suite's tests read vinyls from the bundle
+/// @Suite(.vinyl(store: .folder(vinyls), record: .newEpisodes))   // the suite's tests record what is missing
 /// struct UsersTests {
-///     @Test(.vinyl(allTracksMustPlay: true))     // …and this one must play every track
+///     @Test(.vinyl(allTracksMustPlay: true))                      // …and this one must play every track
 ///     func fetchesUser() async throws { … }
 /// }
 /// ```
@@ -17,15 +17,28 @@ public struct VinylConfiguration: Sendable {
     public var store: VinylStore?
     /// How requests are matched to tracks; nil is `MatchingStrategy.default`.
     public var matching: MatchingStrategy?
+    /// The record mode; nil is `recording`'s mode, else the default: `.once` (`.none` on CI)
+    /// for a folder, `.none` for a bundle (a build product is no place to record into).
+    /// `GRAMOPHONE_RECORD_MODE` overrides it.
+    public var recordMode: RecordMode?
+    /// What is taken out of recorded requests and responses; nil is `recording`'s redaction,
+    /// else `Redaction.default`.
+    public var redaction: Redaction?
+    /// The session, hosts and environment used to record; nil is `Recording()`.
+    public var recording: Recording?
     /// Whether a track the test never played fails the test; nil is false. Catches code
     /// that stopped making a request the vinyl says it makes.
     public var allTracksMustPlay: Bool?
 
     /// A configuration; leave a field nil to inherit it.
-    public init(name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, allTracksMustPlay: Bool? = nil) {
+    public init(name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, recordMode: RecordMode? = nil,
+                redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil) {
         self.name = name
         self.store = store
         self.matching = matching
+        self.recordMode = recordMode
+        self.redaction = redaction
+        self.recording = recording
         self.allTracksMustPlay = allTracksMustPlay
     }
 
@@ -36,6 +49,21 @@ public struct VinylConfiguration: Sendable {
             name: name ?? base.name,
             store: store ?? base.store,
             matching: matching ?? base.matching,
+            recordMode: recordMode ?? base.recordMode,
+            redaction: redaction ?? base.redaction,
+            recording: recording ?? base.recording,
             allTracksMustPlay: allTracksMustPlay ?? base.allTracksMustPlay)
+    }
+
+    /// The recording settings in force: `recording` with `recordMode` and `redaction` applied.
+    func resolvedRecording(for store: VinylStore) -> Recording {
+        var resolved = recording ?? Recording()
+        if let recordMode {
+            resolved.mode = recordMode
+        } else if resolved.mode == nil, store.isBundle {
+            resolved.mode = RecordMode.none
+        }
+        if let redaction { resolved.redaction = redaction }
+        return resolved
     }
 }

@@ -33,6 +33,11 @@ public struct VinylStore: Sendable, CustomStringConvertible {
     /// `VinylLocation.defaultFolder`: `$GRAMOPHONE_VINYLS`, else `Vinyls` in the current directory.
     public static var defaultFolder: VinylStore { .folder(VinylLocation.defaultFolder) }
 
+    var isBundle: Bool {
+        if case .bundle = place { return true }
+        return false
+    }
+
     public var description: String {
         switch place {
         case .folder(let folder): return folder.path

@@ -5,8 +5,9 @@ import Testing
 
 /// The `.vinyl` trait: gives a test its own Turntable, reachable as `Turntable.current`.
 ///
-/// On a test, the vinyl is opened before it runs, then misses, unplayed tracks (when all
-/// must play) and save failures are recorded as issues at the test's source location. On a
+/// On a test, the vinyl is opened before it runs; after it, recordings are saved, then
+/// misses, unplayed tracks (when all must play) and save failures are recorded as issues at
+/// the test's source location. On a
 /// suite, it sets defaults for every test inside, and gives each one its own vinyl; the
 /// test's own `.vinyl(…)` values win over the suite's.
 ///
@@ -34,9 +35,15 @@ extension Trait where Self == VinylTrait {
     ///   - name: the vinyl's name (`/` for subfolders); nil names it after the suite and test.
     ///   - store: where vinyls live, e.g. `.bundle(.module)`; nil is `VinylStore.defaultFolder`.
     ///   - matching: how requests find their track; nil is `.default` (method and URL).
+    ///   - record: the record mode; nil is `.once` (`.none` on CI) for a folder, `.none` for a
+    ///     bundle. `GRAMOPHONE_RECORD_MODE` overrides it.
+    ///   - redaction: what is taken out of recordings; nil is `Redaction.default`.
+    ///   - recording: the session, hosts and environment to record with; nil is `Recording()`.
     ///   - allTracksMustPlay: fail the test when a track was never played.
-    public static func vinyl(_ name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, allTracksMustPlay: Bool? = nil) -> Self {
-        VinylTrait(configuration: VinylConfiguration(name: name, store: store, matching: matching, allTracksMustPlay: allTracksMustPlay))
+    public static func vinyl(_ name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, record: RecordMode? = nil,
+                             redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil) -> Self {
+        VinylTrait(configuration: VinylConfiguration(name: name, store: store, matching: matching, recordMode: record,
+                                                     redaction: redaction, recording: recording, allTracksMustPlay: allTracksMustPlay))
     }
 
     /// A vinyl configured by a `VinylConfiguration`, e.g. one shared by several suites.
