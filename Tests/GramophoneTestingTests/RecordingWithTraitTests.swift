@@ -34,6 +34,18 @@ struct RecordingWithTraitTests {
         #expect(replayed == recorded)
     }
 
+    @Test(.vinyl(redaction: Redaction.default + .query(removing: ["api_key"])))
+    func traitsRedactionIsAppliedToWhatIsSaved() async throws {
+        let turntable = try #require(Turntable.current)
+        let url = try #require(URL(string: try HTTPBin.baseURL().absoluteString + "/get?api_key=s3cr3t-value&page=1"))
+        _ = try await turntable.data(from: url)
+        try turntable.eject()
+        let file = RecordingFolder.root.appendingPathComponent("RecordingWithTraitTests/traitsRedactionIsAppliedToWhatIsSaved.json")
+        let saved = try String(contentsOf: file, encoding: .utf8)
+        #expect(saved.contains("page=1"))
+        #expect(!saved.contains("s3cr3t-value"))
+    }
+
     @Test(.vinyl("shared/new-episodes"))
     func newEpisodesAddsToAnExistingVinylAndKeepsItsTracks() async throws {
         let base = try HTTPBin.baseURL()
