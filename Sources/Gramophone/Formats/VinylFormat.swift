@@ -57,7 +57,16 @@ public enum VinylFormat: String, Sendable, CaseIterable, CustomStringConvertible
     public static func detect(data: Data, fileExtension: String?, file: String? = nil) throws -> VinylFormat {
         if let format = try byExtension(fileExtension, file: file) { return format }
         if PropertyListFormat.looksLikePropertyList(data) { return .plist }
-        guard let document = try? JSONParser.parse(data) else {
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(data)
+        } catch {
+            // A file that means to be JSON deserves the place of its syntax error.
+            let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
+            if fileExtension?.lowercased() == "json" || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+                throw VinylError(.malformed, file: file, place: "line \(error.line), column \(error.column)",
+                                 problem: "invalid JSON: \(error.message)", fix: "Fix the JSON at that place, or record the vinyl again")
+            }
             throw unknown(file: file, problem: "the content is neither JSON nor a property list")
         }
         return try sniff(document, file: file)
