@@ -30,8 +30,13 @@ enum HTTPBin {
 /// Files the tests read.
 enum TestFiles {
     /// Files written by other tools (copied from shared/fixtures; see its README for sources and licenses).
-    static var fixtures: URL {
-        Bundle.module.resourceURL!.appendingPathComponent("Resources/Fixtures")
+    static var fixtures: URL { resources.appendingPathComponent("Fixtures") }
+
+    /// The copied `Resources` folder. On Linux `resourceURL` already ends in `Resources`
+    /// (the bundle folder has no Contents/Resources), so look where the folder really is.
+    static var resources: URL {
+        let candidates = [Bundle.module.resourceURL, Bundle.module.bundleURL].compactMap { $0?.appendingPathComponent("Resources") }
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("Fixtures").path) } ?? candidates[0]
     }
 
     static func fixture(_ path: String) -> URL { fixtures.appendingPathComponent(path) }
