@@ -37,7 +37,7 @@ enum InspectCommand: Command {
                     Output.out(arguments.flags.contains("json") ? json(mocktail, folder: path) : table(mocktail, folder: path))
                     continue
                 }
-                let data = try Data(contentsOf: url)
+                let data = try FileInput.read(path)
                 let format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
                 let vinyl = try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path)
                 if arguments.flags.contains("json") {

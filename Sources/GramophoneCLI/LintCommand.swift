@@ -57,16 +57,10 @@ enum LintCommand: Command {
     /// The problem lines for one file.
     static func check(_ path: String) -> [String] {
         let url = URL(fileURLWithPath: path)
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: path)
-            return ["\(path): \(exists ? "could not read the file" : "no such file")"]
-        }
         let format: VinylFormat
         let vinyl: Vinyl
         do {
+            let data = try FileInput.read(path)
             format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
             vinyl = try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path)
         } catch let error as VinylError {
