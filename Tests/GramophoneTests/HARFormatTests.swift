@@ -24,6 +24,11 @@ import FoundationNetworking
         #expect(brotli.headers["Content-Type"] == "application/json")
     }
 
+    @Test func http2PseudoHeadersAreNotHeaders() throws {
+        let request = try #require(try Self.export().tracks.first?.request)
+        #expect(request.headers.fields.map(\.name) == ["Accept-Encoding"])
+    }
+
     @Test func bodyStillGzippedKeepsItsEncoding() throws {
         var headers: Headers = ["Content-Encoding": "gzip"]
         HARFormat.dropStaleContentEncoding(&headers, body: Data([0x1F, 0x8B, 0x08, 0x00]))

@@ -78,7 +78,7 @@ enum HARFormat {
         guard !method.isEmpty, method.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {
             throw StructureError(path: path.key("method"), problem: "\"\(method)\" is not an HTTP method", fix: "Use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS")
         }
-        var headers = try (value["headers"] ?? .null).headers(at: path.key("headers"))
+        var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers")))
         var body = Data()
         if let postData = value["postData"], postData != .null {
             let postPath = path.key("postData")
@@ -115,7 +115,7 @@ enum HARFormat {
     }
 
     static func decodeResponse(_ value: JSONValue, status: Int, path: DecodingPath) throws -> Track.Response {
-        var headers = try (value["headers"] ?? .null).headers(at: path.key("headers"))
+        var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers")))
         var body = Data()
         var mimeType: String?
         if let content = value["content"], content != .null {
@@ -139,6 +139,13 @@ enum HARFormat {
             status: status, headers: headers, body: body,
             url: try value.url("_url", at: path, required: false),
             httpVersion: version?.isEmpty == false ? version : nil)
+    }
+
+    /// Chrome lists HTTP/2 pseudo-headers (`:authority`, `:path`…) as headers; they are
+    /// not header fields, and Foundation refuses names with a colon.
+    static func withoutPseudoHeaders(_ headers: Headers) -> Headers {
+        guard headers.contains(where: { $0.name.hasPrefix(":") }) else { return headers }
+        return Headers(headers.fields.filter { !$0.name.hasPrefix(":") })
     }
 
     /// HAR bodies are stored decoded; a leftover `Content-Encoding` would make clients try
