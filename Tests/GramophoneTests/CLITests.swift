@@ -79,6 +79,15 @@ import Testing
         }
     }
 
+    @Test func doubleDashEndsOptions() throws {
+        // After `--`, a name starting with a dash is a file, not an unknown option.
+        let result = try Self.run("inspect", "--", "-not-an-option.json")
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("-not-an-option.json: no such file"))
+        let inline = try Self.run("inspect", "--json=yes", "x.json")
+        #expect(inline.status == 2 && inline.stderr.contains("--json takes no value"))
+    }
+
     // MARK: inspect
 
     @Test func inspectListsTracksOfEveryFormat() throws {

@@ -121,6 +121,13 @@ import Testing
         #expect(tracks.contains { $0.request.url.query != nil })
     }
 
+    @Test func harKeepsDatesAndUnknownDatesStayUnknown() throws {
+        let original = Self.randomVinyl(seed: 11)
+        let read = try Vinyl(data: try original.encoded(as: .har), name: "other")
+        #expect(read.tracks.map(\.recordedAt) == original.tracks.map(\.recordedAt))
+        #expect(original.tracks.contains { $0.recordedAt == nil } && original.tracks.contains { $0.recordedAt != nil })
+    }
+
     @Test func plistKeepsNamesDatesAndDurations() throws {
         let original = Self.randomVinyl(seed: 7)
         let read = try Vinyl(data: try original.encoded(as: .plist), name: "other")

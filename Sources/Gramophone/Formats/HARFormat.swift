@@ -62,7 +62,8 @@ enum HARFormat {
         }
         var recordedAt: Date?
         if let started = entry["startedDateTime"], case .string(let text) = started {
-            recordedAt = ISO8601.parse(text)
+            // The epoch is what the writer puts in this required field when the date is unknown.
+            recordedAt = ISO8601.parse(text).flatMap { $0.timeIntervalSince1970 == 0 ? nil : $0 }
         }
         var duration: TimeInterval?
         if let time = entry["time"], case .number(let text) = time, let milliseconds = Double(text), milliseconds >= 0 {
