@@ -4,7 +4,7 @@ import Testing
 
 /// Every file other tools wrote replays the bytes it holds, as read and after conversion to
 /// each format Gramophone writes.
-@Suite struct FixtureReplayTests {
+@Suite struct FormatConversionReplayTests {
     static let fixtureFiles: [String] = ["dvr", "vinyl", "har"].flatMap { folder in
         ((try? TestFiles.fixtures(in: folder)) ?? []).map { "\(folder)/\($0.lastPathComponent)" }
     }

@@ -61,8 +61,9 @@ enum DVRFormat {
         return .object(members)
     }
 
-    /// DVR's own rule: text as a string, JSON as a value, all else base64 (also when a JSON
-    /// body would not come back byte-identical). Text that is not UTF-8 is base64 too, marked
+    /// DVR's own rule: a JSON value under a JSON type, a string under `text/*` and
+    /// `application/json…`, base64 for everything else (vendor `+json` and no type included),
+    /// as the reader expects. Bytes that are not UTF-8 under a string type are base64 marked
     /// with Gramophone's `bodyEncoding` (DVR has no way to say it; ours reads it back exactly).
     private static func dvrBody(_ body: Data, headers: Headers) -> (value: JSONValue, encoding: String?)? {
         guard !body.isEmpty else { return nil }
@@ -71,12 +72,10 @@ enum DVRFormat {
             if BodyCoding.isJSON(mediaType), isText, let value = try? JSONParser.parse(body), Data(JSONWriter.compact(value)) == body, value.stringValue == nil {
                 return (value, nil)
             }
-            if mediaType.hasPrefix("text/") {
+            if mediaType.hasPrefix("text/") || mediaType.hasPrefix("application/json") {
                 return isText ? (.string(String(decoding: body, as: UTF8.self)), nil) : (.string(body.base64EncodedString()), "base64")
             }
         }
-        // Everything else, including a JSON-typed body that is not a canonical JSON value, is
-        // base64: that is what DVR itself reads back for a string under a non-text type.
         return (.string(body.base64EncodedString()), nil)
     }
 }

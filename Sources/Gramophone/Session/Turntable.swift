@@ -70,17 +70,23 @@ public final class Turntable: NetworkSession, Sendable {
 
     static func resource(named name: String, in bundle: Bundle) throws -> URL {
         try VinylLocation.validate(name)
-        guard let resources = bundle.resourceURL else {
-            throw VinylError(.notFound, file: bundle.bundlePath, problem: "the bundle has no resources folder", fix: "Add the vinyls to the target's resources in Package.swift")
-        }
+        let relative = try VinylLocation.file(for: name, in: URL(fileURLWithPath: "/")).path.dropFirst()
+        let folder = (relative as NSString).deletingLastPathComponent
+        let file = (relative as NSString).lastPathComponent
+        let base = (file as NSString).deletingPathExtension
+        let ext = (file as NSString).pathExtension
         var tried: [String] = []
-        for folder in [resources, resources.appendingPathComponent("Vinyls"), resources.appendingPathComponent("Resources"), resources.appendingPathComponent("Resources/Vinyls")] {
-            let file = try VinylLocation.file(for: name, in: folder)
-            if FileManager.default.fileExists(atPath: file.path) { return file }
-            tried.append(file.path)
+        // SwiftPM's `.copy("Vinyls")` keeps the folder, `.process` flattens it: look in both.
+        for prefix in ["", "Vinyls", "Resources", "Resources/Vinyls"] {
+            let subdirectory = [prefix, folder].filter { !$0.isEmpty }.joined(separator: "/")
+            if let url = bundle.url(forResource: base, withExtension: ext, subdirectory: subdirectory.isEmpty ? nil : subdirectory) {
+                return url
+            }
+            tried.append(subdirectory.isEmpty ? file : subdirectory + "/" + file)
         }
-        throw VinylError(.notFound, file: tried.first, problem: "no vinyl named \"\(name)\" in the bundle (looked at \(tried.joined(separator: ", ")))",
-                         fix: "Add the file to the test target's resources (resources: [.copy(\"Vinyls\")]) or record it")
+        throw VinylError(.notFound, file: bundle.bundleURL.appendingPathComponent(tried[0]).path,
+                         problem: "no vinyl named \"\(name)\" in the bundle \(bundle.bundleURL.lastPathComponent) (looked for \(tried.joined(separator: ", ")))",
+                         fix: "Add the vinyls to the test target's resources (resources: [.copy(\"Vinyls\")]) or record them")
     }
 
     // MARK: Changing the vinyl

@@ -124,6 +124,7 @@ struct SplitMix64: RandomNumberGenerator {
 /// Test files of this capability (small fixtures written for these tests).
 enum FormatFiles {
     static func resource(_ path: String) -> URL {
-        TestFiles.resources.appendingPathComponent(path)
+        // Our folders sit beside Fixtures in the copied Resources folder.
+        TestFiles.fixtures.deletingLastPathComponent().appendingPathComponent(path)
     }
 }

@@ -30,13 +30,10 @@ enum HTTPBin {
 /// Files the tests read.
 enum TestFiles {
     /// Files written by other tools (copied from shared/fixtures; see its README for sources and licenses).
-    static var fixtures: URL { resources.appendingPathComponent("Fixtures") }
-
-    /// The copied `Resources` folder. On Linux `resourceURL` already ends in `Resources`
-    /// (the bundle folder has no Contents/Resources), so look where the folder really is.
-    static var resources: URL {
-        let candidates = [Bundle.module.resourceURL, Bundle.module.bundleURL].compactMap { $0?.appendingPathComponent("Resources") }
-        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("Fixtures").path) } ?? candidates[0]
+    static var fixtures: URL {
+        // `.copy("Resources")` keeps the folder; ask the bundle rather than assume its layout.
+        Bundle.module.url(forResource: "Fixtures", withExtension: nil, subdirectory: "Resources")
+            ?? Bundle.module.bundleURL.appendingPathComponent("Resources/Fixtures")
     }
 
     static func fixture(_ path: String) -> URL { fixtures.appendingPathComponent(path) }
