@@ -42,6 +42,8 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     let deck: Locked<Deck>
+    /// Stubs written in code, answered before the vinyl (Turntable+Stubs.swift).
+    let stubs = StubRegistry()
 
     /// A Turntable playing `vinyl`.
     /// - Parameter file: where the vinyl came from, named in miss reports.
@@ -200,7 +202,8 @@ public final class Turntable: NetworkSession, Sendable {
 
     /// Answers `live`: the async entry point every API style funnels into.
     func answer(_ live: Track.Request) async -> Answer {
-        play(live)
+        if let stubbed = await stubs.turntableAnswer(live) { return stubbed }
+        return play(live)
     }
 
     // MARK: NetworkSession
