@@ -9,10 +9,12 @@ enum InspectCommand: Command {
         USAGE: gramophone inspect FILE... [--json]
 
         Lists each track: method, URL, status (or error), and the response body's size and kind.
+        FILE may be in any format Gramophone reads (Gramophone JSON or plist, DVR, HAR, VCR),
+        or a folder of Mocktail .tail files.
 
         OPTIONS:
           --json      Print one JSON object per file for scripts:
-                      {"name":…,"file":…,"tracks":[{"method":…,"url":…,"status":…,"bodyBytes":…,"bodyKind":…}]}
+                      {"name":…,"file":…,"format":…,"tracks":[{"method":…,"url":…,"status":…,"bodyBytes":…,"bodyKind":…}]}
           -h, --help  Show this help.
 
         EXIT CODES: 0 success, 1 a file could not be read, 2 bad usage.
@@ -28,11 +30,20 @@ enum InspectCommand: Command {
         var status = ExitCode.success
         for path in arguments.positional {
             do {
-                let vinyl = try Vinyl(contentsOf: URL(fileURLWithPath: path))
+                let url = URL(fileURLWithPath: path)
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                    let mocktail = try MocktailCollection(contentsOf: url)
+                    Output.out(arguments.flags.contains("json") ? json(mocktail, folder: path) : table(mocktail, folder: path))
+                    continue
+                }
+                let data = try FileInput.read(path)
+                let format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
+                let vinyl = try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path)
                 if arguments.flags.contains("json") {
-                    Output.out(json(vinyl, file: path))
+                    Output.out(json(vinyl, file: path, format: format))
                 } else {
-                    Output.out(table(vinyl, file: path))
+                    Output.out(table(vinyl, file: path, format: format))
                 }
             } catch {
                 Output.err("error: \(error)")
@@ -52,8 +63,8 @@ enum InspectCommand: Command {
         return String(data: body, encoding: .utf8) != nil ? "text" : "binary"
     }
 
-    static func table(_ vinyl: Vinyl, file: String) -> String {
-        var lines = ["\(file): vinyl \"\(vinyl.name)\", \(vinyl.tracks.count) track\(vinyl.tracks.count == 1 ? "" : "s")"]
+    static func table(_ vinyl: Vinyl, file: String, format: VinylFormat) -> String {
+        var lines = ["\(file): \(format) vinyl \"\(vinyl.name)\", \(vinyl.tracks.count) track\(vinyl.tracks.count == 1 ? "" : "s")"]
         for (index, track) in vinyl.tracks.enumerated() {
             let result: String
             switch track.outcome {
@@ -67,7 +78,7 @@ enum InspectCommand: Command {
         return lines.joined(separator: "\n")
     }
 
-    static func json(_ vinyl: Vinyl, file: String) -> String {
+    static func json(_ vinyl: Vinyl, file: String, format: VinylFormat) -> String {
         let tracks: [[String: Any]] = vinyl.tracks.map { track in
             var entry: [String: Any] = ["method": track.request.method, "url": track.request.url.absoluteString]
             switch track.outcome {
@@ -81,7 +92,28 @@ enum InspectCommand: Command {
             }
             return entry
         }
-        let object: [String: Any] = ["name": vinyl.name, "file": file, "tracks": tracks]
+        let object: [String: Any] = ["name": vinyl.name, "file": file, "format": format.rawValue, "tracks": tracks]
+        return serialise(object)
+    }
+
+    static func table(_ mocktail: MocktailCollection, folder: String) -> String {
+        var lines = ["\(folder): Mocktail folder, \(mocktail.stubs.count) stub\(mocktail.stubs.count == 1 ? "" : "s")"]
+        for (index, stub) in mocktail.stubs.enumerated() {
+            let file = stub.file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "#\(index)"
+            lines.append("  \(file)  \(stub.methodPattern) \(stub.urlPattern)  →  \(stub.status)  \(stub.body.count) B \(bodyKind(stub.body, headers: stub.headers))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func json(_ mocktail: MocktailCollection, folder: String) -> String {
+        let stubs: [[String: Any]] = mocktail.stubs.map { stub in
+            ["method": stub.methodPattern, "url": stub.urlPattern, "status": stub.status, "bodyBytes": stub.body.count,
+             "bodyKind": bodyKind(stub.body, headers: stub.headers), "file": stub.file ?? ""]
+        }
+        return serialise(["file": folder, "format": "mocktail", "stubs": stubs])
+    }
+
+    private static func serialise(_ object: [String: Any]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

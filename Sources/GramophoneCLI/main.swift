@@ -1,7 +1,12 @@
 import Foundation
 
 /// The commands, in the order `--help` lists them.
-let commands: [any Command.Type] = [InspectCommand.self, ScanCommand.self]
+let commands: [any Command.Type] = [
+    InspectCommand.self,
+    ConvertCommand.self,
+    LintCommand.self,
+    ScanCommand.self,
+]
 
 let topUsage = """
     gramophone: inspect, lint and convert recorded HTTP traffic (vinyls).
@@ -12,7 +17,8 @@ let topUsage = """
     \(commands.map { "  \($0.name.padding(toLength: 10, withPad: " ", startingAt: 0)) \($0.summary)" }.joined(separator: "\n"))
 
     Run `gramophone COMMAND --help` for a command's options.
-    Data goes to stdout, errors to stderr. Exit codes: 0 success, 1 bad input, 2 bad usage.
+    Data goes to stdout, errors to stderr.
+    EXIT CODES: 0 success, 1 bad input or problems found, 2 bad usage.
     """
 
 @MainActor

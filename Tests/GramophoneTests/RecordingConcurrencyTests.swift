@@ -33,7 +33,7 @@ struct RecordingConcurrencyTests {
 
         // Every new track answers its request again, from the vinyl.
         let offline = OfflineSession()
-        let player = try Turntable(vinylNamed: "crowd", in: folder, recording: Recording(mode: RecordMode.none, session: offline, environment: [:]))
+        let player = try Turntable(vinylNamed: "crowd", in: folder, recording: Recording(mode: .none, session: offline, environment: [:]))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for number in stride(from: 0, to: count, by: 7) {
                 group.addTask { _ = try await player.data(from: URL(string: base.absoluteString + "/get?n=\(number)")!) }

@@ -54,7 +54,7 @@ struct RecordingModeTests {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let error = #expect(throws: VinylError.self) {
-            try Turntable(vinylNamed: "missing", in: folder, recording: Recording(mode: RecordMode.none, session: OfflineSession(), environment: [:]))
+            try Turntable(vinylNamed: "missing", in: folder, recording: Recording(mode: .none, session: OfflineSession(), environment: [:]))
         }
         #expect(error?.kind == .notFound)
         #expect(error?.file?.hasSuffix("missing.json") == true)
@@ -88,7 +88,7 @@ struct RecordingModeTests {
         let base = try HTTPBin.baseURL()
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let turntable = try Turntable(vinylNamed: "ci", in: folder, recording: Recording(mode: RecordMode.none, environment: ["CI": "1", "GRAMOPHONE_RECORD_MODE": "new-episodes"]))
+        let turntable = try Turntable(vinylNamed: "ci", in: folder, recording: Recording(mode: .none, environment: ["CI": "1", "GRAMOPHONE_RECORD_MODE": "new-episodes"]))
         _ = try await turntable.data(from: Self.url(base, "/uuid"))
         try turntable.eject()
         #expect(try Vinyl(contentsOf: folder.appendingPathComponent("ci.json")).tracks.count == 1)

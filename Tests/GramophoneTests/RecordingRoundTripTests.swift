@@ -53,7 +53,7 @@ struct RecordingRoundTripTests {
 
         // The server is not used again: a session that counts calls proves it.
         let offline = OfflineSession()
-        let player = try Turntable(vinylNamed: "roundtrip", in: folder, matching: Self.byBody, recording: Recording(mode: RecordMode.none, session: offline, environment: RecordingFixtures.localEnvironment))
+        let player = try Turntable(vinylNamed: "roundtrip", in: folder, matching: Self.byBody, recording: Recording(mode: .none, session: offline, environment: RecordingFixtures.localEnvironment))
         for (exchange, seen) in zip(exchanges, live) {
             let (data, response) = try await player.data(for: exchange.request)
             let replayed = try #require(response as? HTTPURLResponse)

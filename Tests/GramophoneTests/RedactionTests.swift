@@ -32,7 +32,7 @@ struct RedactionTests {
         #expect(!onDisk.contains("tok_9f8e"))
         #expect(try Vinyl(contentsOf: file).likelySecrets().isEmpty)
 
-        let player = try Turntable(vinylNamed: "auth", in: folder, recording: Recording(mode: RecordMode.none, session: OfflineSession(), environment: [:]))
+        let player = try Turntable(vinylNamed: "auth", in: folder, recording: Recording(mode: .none, session: OfflineSession(), environment: [:]))
         let (replayed, response) = try await player.data(for: request)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(String(decoding: replayed, as: UTF8.self).contains(Redaction.placeholder))

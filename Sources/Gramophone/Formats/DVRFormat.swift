@@ -27,18 +27,32 @@ enum DVRFormat {
 
     private static func encodeInteraction(_ track: Track) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
+        if case .failure(let failure) = track.outcome {
+            // DVR has no errors; Gramophone's own `error` key keeps them readable by Gramophone.
+            members.append(("error", .object([
+                ("code", .number(String(failure.code))),
+                ("description", .string(failure.description)),
+                ("domain", .string(failure.domain)),
+            ])))
+        }
         if let date = track.recordedAt {
             members.append(("recorded_at", .number(GramophoneFormat.formatSeconds(date.timeIntervalSince1970))))
         }
         var request: [(key: String, value: JSONValue)] = []
-        if let body = dvrBody(track.request.body, headers: track.request.headers) { request.append(("body", body)) }
+        if let (body, encoding) = dvrBody(track.request.body, headers: track.request.headers) {
+            request.append(("body", body))
+            if let encoding { request.append((BodyCoding.encodingKey, .string(encoding))) }
+        }
         if !track.request.headers.isEmpty { request.append(("headers", track.request.headers.jsonValue)) }
         request.append(("method", .string(track.request.method)))
         request.append(("url", .string(track.request.url.absoluteString)))
         members.append(("request", .object(request)))
         if let response = track.response {
             var fields: [(key: String, value: JSONValue)] = []
-            if let body = dvrBody(response.body, headers: response.headers) { fields.append(("body", body)) }
+            if let (body, encoding) = dvrBody(response.body, headers: response.headers) {
+                fields.append(("body", body))
+                if let encoding { fields.append((BodyCoding.encodingKey, .string(encoding))) }
+            }
             fields.append(("headers", response.headers.jsonValue))
             fields.append(("status", .number(String(response.status))))
             fields.append(("url", .string((response.url ?? track.request.url).absoluteString)))
@@ -47,23 +61,21 @@ enum DVRFormat {
         return .object(members)
     }
 
-    /// DVR's own rule: text as a string, JSON as a value, all else base64 (also when a
-    /// text body is not UTF-8 or a JSON body would not come back byte-identical).
-    private static func dvrBody(_ body: Data, headers: Headers) -> JSONValue? {
+    /// DVR's own rule: a JSON value under a JSON type, a string under `text/*` and
+    /// `application/json…`, base64 for everything else (vendor `+json` and no type included),
+    /// as the reader expects. Bytes that are not UTF-8 under a string type are base64 marked
+    /// with Gramophone's `bodyEncoding` (DVR has no way to say it; ours reads it back exactly).
+    private static func dvrBody(_ body: Data, headers: Headers) -> (value: JSONValue, encoding: String?)? {
         guard !body.isEmpty else { return nil }
         if let mediaType = headers.mediaType {
-            if mediaType.hasPrefix("text/") || BodyCoding.isJSON(mediaType), UTF8Validation.isValid(body) {
-                if BodyCoding.isJSON(mediaType), let value = try? JSONParser.parse(body), Data(JSONWriter.compact(value)) == body, value.stringValue == nil {
-                    return value
-                }
-                if mediaType.hasPrefix("text/") { return .string(String(decoding: body, as: UTF8.self)) }
+            let isText = UTF8Validation.isValid(body)
+            if BodyCoding.isJSON(mediaType), isText, let value = try? JSONParser.parse(body), Data(JSONWriter.compact(value)) == body, value.stringValue == nil {
+                return (value, nil)
             }
-            // A JSON type whose body is not canonical JSON: a string would read back as text
-            // under our reader, but DVR would choke; base64 is what DVR itself reads.
-            if BodyCoding.isJSON(mediaType), UTF8Validation.isValid(body) {
-                return .string(String(decoding: body, as: UTF8.self))
+            if mediaType.hasPrefix("text/") || mediaType.hasPrefix("application/json") {
+                return isText ? (.string(String(decoding: body, as: UTF8.self)), nil) : (.string(body.base64EncodedString()), "base64")
             }
         }
-        return .string(body.base64EncodedString())
+        return (.string(body.base64EncodedString()), nil)
     }
 }

@@ -1,21 +1,123 @@
 import Foundation
 
 /// The file formats Gramophone reads and writes.
+///
+/// Reading picks the format from the file's extension and, where that is ambiguous (`.json`),
+/// from its content; see `detect(data:fileExtension:)`.
 public enum VinylFormat: String, Sendable, CaseIterable, CustomStringConvertible {
     /// Gramophone's JSON vinyl (and the Vinyl library's bare-array files, which it extends).
     case gramophone
-    /// DVR cassettes.
+    /// DVR cassettes: `{"name", "interactions": [{"request", "response", "recorded_at"}]}`.
     case dvr
+    /// HTTP Archive 1.2, as browsers' devtools, proxies and Replay write it.
+    case har
+    /// VCR.py and Ruby VCR JSON cassettes (read only).
+    case vcr
+    /// Gramophone's vinyl structure as an XML property list, bodies as `<data>`.
+    case plist
 
     public var description: String { rawValue }
 
-    /// Whether `encode` can write this format.
-    public var isWritable: Bool { true }
+    /// Whether `Vinyl.encoded(as:)` can write this format.
+    public var isWritable: Bool { self != .vcr }
 
-    /// Picks the format from a document's shape: DVR cassettes have `interactions`.
-    static func sniff(_ document: JSONValue) -> VinylFormat {
-        if document["interactions"] != nil { return .dvr }
-        return .gramophone
+    /// The extension files of this format usually carry.
+    public var fileExtension: String {
+        switch self {
+        case .gramophone, .dvr, .vcr: return "json"
+        case .har: return "har"
+        case .plist: return "plist"
+        }
+    }
+
+    /// A format from a name a person types: the raw values plus `json`/`native` for
+    /// Gramophone's JSON and `vcrpy` for VCR cassettes.
+    public init?(name: String) {
+        switch name.lowercased() {
+        case "json", "native", "gramophone", "vinyl": self = .gramophone
+        case "vcrpy", "vcr": self = .vcr
+        default:
+            guard let format = VinylFormat(rawValue: name.lowercased()) else { return nil }
+            self = format
+        }
+    }
+
+    /// Every format, for error messages and help texts: `gramophone (.json), dvr (.json), …`.
+    public static var supportedList: String {
+        allCases.map { "\($0.rawValue) (.\($0.fileExtension)\($0.isWritable ? "" : ", read only"))" }.joined(separator: ", ")
+    }
+
+    /// The format of a file from its extension and content.
+    ///
+    /// `.har` is HAR and `.plist` a property-list vinyl. For `.json` (or no extension, or an
+    /// unfamiliar one) the content decides: `log` means HAR, `interactions` whose requests
+    /// have a `uri` (or `http_interactions`) means VCR, other `interactions` mean DVR, and
+    /// `tracks` or a bare array mean Gramophone's own format.
+    /// - Throws: `VinylError` of kind `.unknownFormat` listing the supported formats.
+    public static func detect(data: Data, fileExtension: String?, file: String? = nil) throws -> VinylFormat {
+        if let format = try byExtension(fileExtension, file: file) { return format }
+        if PropertyListFormat.looksLikePropertyList(data) { return .plist }
+        let document: JSONValue
+        do {
+            document = try JSONParser.parse(data)
+        } catch {
+            // A file that means to be JSON deserves the place of its syntax error.
+            let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
+            if fileExtension?.lowercased() == "json" || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+                throw VinylError(.malformed, file: file, place: "line \(error.line), column \(error.column)",
+                                 problem: "invalid JSON: \(error.message)", fix: "Fix the JSON at that place, or record the vinyl again")
+            }
+            throw unknown(file: file, problem: "the content is neither JSON nor a property list")
+        }
+        return try sniff(document, file: file)
+    }
+
+    /// The format an extension settles on its own, nil when the content must decide.
+    static func byExtension(_ fileExtension: String?, file: String?) throws -> VinylFormat? {
+        switch fileExtension?.lowercased() ?? "" {
+        case "har": return .har
+        case "plist": return .plist
+        case "yaml", "yml":
+            throw VinylError(.unknownFormat, file: file, problem: "YAML cassettes are not read",
+                             fix: "Save the cassette as JSON (VCR.py: serializer=\"json\"; Ruby VCR: serialize_with: :json). Supported formats: \(supportedList)")
+        case "tail":
+            throw VinylError(.unknownFormat, file: file, problem: "a Mocktail .tail file is a stub, not a vinyl",
+                             fix: "Load its folder with MocktailCollection(contentsOf:). Supported vinyl formats: \(supportedList)")
+        default: return nil
+        }
+    }
+
+    /// Picks the format from a JSON document's shape; throws when no format fits it.
+    static func sniff(_ document: JSONValue, file: String?) throws -> VinylFormat {
+        switch document {
+        case .array: return .gramophone
+        case .object:
+            if document["log"] != nil { return .har }
+            if document["http_interactions"] != nil { return .vcr }
+            if let interactions = document["interactions"] {
+                let first = interactions.arrayValue?.first
+                if first?["request"]?["uri"] != nil { return .vcr }
+                return .dvr
+            }
+            if document["tracks"] != nil || document["gramophone"] != nil { return .gramophone }
+            let keys = (document.objectMembers ?? []).prefix(5).map { "\"\($0.key)\"" }.joined(separator: ", ")
+            throw unknown(file: file, problem: "a JSON object with \(keys.isEmpty ? "no keys" : "keys " + keys) is no vinyl format Gramophone knows")
+        default:
+            throw unknown(file: file, problem: "a JSON \(document.kindName.replacingOccurrences(of: "a ", with: "").replacingOccurrences(of: "an ", with: "")) is no vinyl format Gramophone knows")
+        }
+    }
+
+    private static func unknown(file: String?, problem: String) -> VinylError {
+        VinylError(.unknownFormat, file: file, problem: problem, fix: "Supported formats: \(supportedList)")
+    }
+
+    /// Where track `index` sits in a file of this format, for messages: `log.entries[3]`.
+    public func place(ofTrack index: Int) -> String {
+        switch self {
+        case .gramophone, .plist: return "tracks[\(index)]"
+        case .dvr, .vcr: return "interactions[\(index)]"
+        case .har: return "log.entries[\(index)]"
+        }
     }
 }
 
@@ -29,6 +131,10 @@ extension Vinyl {
     ///   - file: the file's path, used in error messages.
     /// - Throws: `VinylError` naming the file, the place and the fix.
     public init(data: Data, name: String, format: VinylFormat? = nil, file: String? = nil) throws {
+        if format == .plist || (format == nil && PropertyListFormat.looksLikePropertyList(data)) {
+            self = try Self.wrapping(file) { try PropertyListFormat.decode(data, name: name) }
+            return
+        }
         let document: JSONValue
         do {
             document = try JSONParser.parse(data)
@@ -36,17 +142,30 @@ extension Vinyl {
             throw VinylError(.malformed, file: file, place: "line \(error.line), column \(error.column)",
                              problem: "invalid JSON: \(error.message)", fix: "Fix the JSON at that place, or record the vinyl again")
         }
-        do {
-            switch format ?? VinylFormat.sniff(document) {
-            case .gramophone: self = try GramophoneFormat.decode(document, name: name)
-            case .dvr: self = try DVRFormat.decode(document, name: name)
+        let chosen = try format ?? VinylFormat.sniff(document, file: file)
+        self = try Self.wrapping(file) {
+            switch chosen {
+            case .gramophone: return try GramophoneFormat.decode(document, name: name)
+            case .dvr: return try DVRFormat.decode(document, name: name)
+            case .har: return try HARFormat.decode(document, name: name)
+            case .vcr: return try VCRFormat.decode(document, name: name)
+            case .plist: return try PropertyListFormat.decode(data, name: name)
             }
+        }
+    }
+
+    /// Turns a decoder's `StructureError` into a `VinylError` that names the file.
+    private static func wrapping(_ file: String?, _ decode: () throws -> Vinyl) throws -> Vinyl {
+        do {
+            return try decode()
         } catch let error as StructureError {
             throw VinylError(.malformed, file: file, place: error.path.place, problem: error.problem, fix: error.fix)
         }
     }
 
     /// Reads the vinyl file at `url`; its name is the file name without extension.
+    ///
+    /// With no `format`, the extension and then the content choose it (see `VinylFormat.detect`).
     public init(contentsOf url: URL, format: VinylFormat? = nil) throws {
         let data: Data
         do {
@@ -57,14 +176,21 @@ extension Vinyl {
                              problem: exists ? "could not read the file (\((error as NSError).localizedDescription))" : "no such file",
                              fix: exists ? "Check the file's permissions" : "Check the name and folder, or record the vinyl first")
         }
-        try self.init(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: url.path)
+        let chosen = try format ?? VinylFormat.byExtension(url.pathExtension, file: url.path)
+        try self.init(data: data, name: url.deletingPathExtension().lastPathComponent, format: chosen, file: url.path)
     }
 
     /// The vinyl's file content in `format`: sorted keys, indented, ending with a newline.
+    /// - Throws: `VinylError(.unwritable)` for a format Gramophone only reads.
     public func encoded(as format: VinylFormat = .gramophone) throws -> Data {
         switch format {
         case .gramophone: return Data(JSONWriter.pretty(GramophoneFormat.encode(self)))
         case .dvr: return Data(JSONWriter.pretty(DVRFormat.encode(self)))
+        case .har: return Data(JSONWriter.pretty(HARFormat.encode(self)))
+        case .plist: return try PropertyListFormat.encode(self)
+        case .vcr:
+            throw VinylError(.unwritable, file: nil, problem: "VCR cassettes are read, not written",
+                             fix: "Write one of the writable formats: \(VinylFormat.allCases.filter(\.isWritable).map(\.rawValue).joined(separator: ", "))")
         }
     }
 

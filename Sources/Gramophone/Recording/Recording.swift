@@ -16,7 +16,10 @@ public struct Recording: Sendable {
 
     /// The mode asked for in code; nil means the default, `.once`, or `.none` when the `CI`
     /// environment variable is set. `GRAMOPHONE_RECORD_MODE` overrides either.
-    public var mode: RecordMode?
+    ///
+    /// Not called `mode`: with an optional, `mode = .none` would silently mean "the default"
+    /// (which records) instead of "never record".
+    public var requestedMode: RecordMode?
     /// The session that reaches the real network.
     public var session: any NetworkSession
     /// What is taken out of requests and responses before they are matched or written.
@@ -26,19 +29,33 @@ public struct Recording: Sendable {
     /// The environment the mode is read from; inject one in tests instead of changing the process's.
     public var environment: [String: String]
 
-    public init(mode: RecordMode? = nil,
+    /// Recording in `mode`, whatever the default would be (`GRAMOPHONE_RECORD_MODE` still
+    /// overrides it). The mode is not optional here, so `.none` always means "never record".
+    public init(mode: RecordMode,
                 session: any NetworkSession = URLSession(configuration: .ephemeral),
                 redaction: Redaction = .default,
                 hosts: HostFilter = .all,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.mode = mode
+        self.init(requestedMode: mode, session: session, redaction: redaction, hosts: hosts, environment: environment)
+    }
+
+    /// Recording in the default mode: `.once`, or `.none` when the `CI` variable is set.
+    public init(session: any NetworkSession = URLSession(configuration: .ephemeral),
+                redaction: Redaction = .default,
+                hosts: HostFilter = .all,
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(requestedMode: nil, session: session, redaction: redaction, hosts: hosts, environment: environment)
+    }
+
+    private init(requestedMode: RecordMode?, session: any NetworkSession, redaction: Redaction, hosts: HostFilter, environment: [String: String]) {
+        self.requestedMode = requestedMode
         self.session = session
         self.redaction = redaction
         self.hosts = hosts
         self.environment = environment
     }
 
-    /// The mode in force: `GRAMOPHONE_RECORD_MODE` if set, else `mode`, else `.none` on CI and
+    /// The mode in force: `GRAMOPHONE_RECORD_MODE` if set, else `requestedMode`, else `.none` on CI and
     /// `.once` elsewhere. An unreadable `GRAMOPHONE_RECORD_MODE` gives `.none` (the Turntable
     /// initialiser reports it as an error).
     public var effectiveMode: RecordMode {
@@ -59,7 +76,7 @@ public struct Recording: Sendable {
             }
             return mode
         }
-        if let mode { return mode }
+        if let requestedMode { return requestedMode }
         return isCI ? .none : .once
     }
 }

@@ -27,7 +27,7 @@ extension Turntable {
             vinyl = exists ? try Vinyl(contentsOf: file) : emptyVinyl
         case .none:
             guard exists else {
-                throw VinylError(.notFound, file: file.path, problem: "no such file, and the record mode is none\(recording.isCI && recording.mode == nil ? " (the default on CI)" : "")",
+                throw VinylError(.notFound, file: file.path, problem: "no such file, and the record mode is none\(recording.isCI && recording.requestedMode == nil ? " (the default on CI)" : "")",
                                  fix: "Record it locally first (the default mode, once, records a missing vinyl), or set \(Recording.modeVariable)=once")
             }
             vinyl = try Vinyl(contentsOf: file)

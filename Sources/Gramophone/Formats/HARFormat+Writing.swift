@@ -1,0 +1,190 @@
+import Foundation
+
+// Writing HAR that devtools and HAR viewers open: every field the 1.2 spec requires is there
+// (`startedDateTime`, `time`, `cookies`, `queryString`, `headersSize`, `bodySize`, `cache`,
+// `timings`), unknown sizes are -1 as the spec asks. Bodies are `text` when they are UTF-8
+// and base64 with `"encoding": "base64"` otherwise, so bytes come back exactly; what HAR has
+// no field for (a response URL after redirects, a transport error) goes in `_`-prefixed
+// custom fields, which the spec reserves for that.
+extension HARFormat {
+    static func encode(_ vinyl: Vinyl) -> JSONValue {
+        .object([
+            ("log", .object([
+                ("version", .string("1.2")),
+                ("creator", .object([("name", .string("Gramophone")), ("version", .string(String(GramophoneFormat.version)))])),
+                ("comment", .string(vinyl.name)),
+                ("entries", .array(vinyl.tracks.map(encodeEntry))),
+            ])),
+        ])
+    }
+
+    static func encodeEntry(_ track: Track) -> JSONValue {
+        let milliseconds = max(0, (track.duration ?? 0) * 1000)
+        let time = JSONValue.number(GramophoneFormat.formatSeconds(milliseconds))
+        var members: [(key: String, value: JSONValue)] = [
+            // Devtools reject entries without a date; the epoch marks "unknown".
+            ("startedDateTime", .string(ISO8601.format(track.recordedAt ?? Date(timeIntervalSince1970: 0)))),
+            ("time", time),
+            ("request", encodeRequest(track.request)),
+        ]
+        switch track.outcome {
+        case .response(let response):
+            members.append(("response", encodeResponse(response, request: track.request)))
+        case .failure(let failure):
+            members.append(("response", .object([
+                ("status", .number("0")),
+                ("statusText", .string("")),
+                ("httpVersion", .string("")),
+                ("cookies", .array([])),
+                ("headers", .array([])),
+                ("content", .object([("size", .number("0")), ("mimeType", .string("x-unknown"))])),
+                ("redirectURL", .string("")),
+                ("headersSize", .number("-1")),
+                ("bodySize", .number("-1")),
+                ("_error", .string(failure.description)),
+                ("_gramophoneError", .object([
+                    ("domain", .string(failure.domain)),
+                    ("code", .number(String(failure.code))),
+                    ("description", .string(failure.description)),
+                ])),
+            ])))
+        }
+        members.append(("cache", .object([])))
+        members.append(("timings", .object([
+            ("send", .number("0")),
+            ("wait", time),
+            ("receive", .number("0")),
+        ])))
+        return .object(members)
+    }
+
+    static func encodeRequest(_ request: Track.Request) -> JSONValue {
+        var members: [(key: String, value: JSONValue)] = [
+            ("method", .string(request.method)),
+            ("url", .string(request.url.absoluteString)),
+            ("httpVersion", .string("HTTP/1.1")),
+            ("cookies", .array(requestCookies(request.headers))),
+            ("headers", headerList(request.headers)),
+            ("queryString", .array(queryString(request.url))),
+        ]
+        if !request.body.isEmpty {
+            var postData: [(key: String, value: JSONValue)] = [("mimeType", .string(request.headers["Content-Type"] ?? ""))]
+            if UTF8Validation.isValid(request.body) {
+                postData.append(("text", .string(String(decoding: request.body, as: UTF8.self))))
+            } else {
+                postData.append(("text", .string(request.body.base64EncodedString())))
+                postData.append(("encoding", .string("base64")))
+            }
+            members.append(("postData", .object(postData)))
+        }
+        members.append(("headersSize", .number("-1")))
+        members.append(("bodySize", .number(String(request.body.count))))
+        return .object(members)
+    }
+
+    static func encodeResponse(_ response: Track.Response, request: Track.Request) -> JSONValue {
+        var content: [(key: String, value: JSONValue)] = [
+            ("size", .number(String(response.body.count))),
+            ("mimeType", .string(response.headers["Content-Type"] ?? "")),
+        ]
+        if !response.body.isEmpty {
+            if UTF8Validation.isValid(response.body) {
+                content.append(("text", .string(String(decoding: response.body, as: UTF8.self))))
+            } else {
+                content.append(("text", .string(response.body.base64EncodedString())))
+                content.append(("encoding", .string("base64")))
+            }
+        }
+        var members: [(key: String, value: JSONValue)] = [
+            ("status", .number(String(response.status))),
+            ("statusText", .string(statusText(response.status))),
+            ("httpVersion", .string(response.httpVersion ?? "HTTP/1.1")),
+            ("cookies", .array(responseCookies(response.headers))),
+            ("headers", headerList(response.headers)),
+            ("content", .object(content)),
+            ("redirectURL", .string(response.headers["Location"] ?? "")),
+            ("headersSize", .number("-1")),
+            ("bodySize", .number(String(response.body.count))),
+        ]
+        if let url = response.url, url != request.url {
+            members.append(("_url", .string(url.absoluteString)))
+        }
+        return .object(members)
+    }
+
+    static func headerList(_ headers: Headers) -> JSONValue {
+        .array(headers.fields.map { .object([("name", .string($0.name)), ("value", .string($0.value))]) })
+    }
+
+    static func queryString(_ url: URL) -> [JSONValue] {
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        return items.map { .object([("name", .string($0.name)), ("value", .string($0.value ?? ""))]) }
+    }
+
+    /// `Cookie: a=1; b=2` as HAR cookie objects.
+    static func requestCookies(_ headers: Headers) -> [JSONValue] {
+        headers.values(for: "Cookie").flatMap { line in
+            line.split(separator: ";").compactMap { pair -> JSONValue? in
+                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingWhitespace() }
+                guard let name = parts.first, !name.isEmpty else { return nil }
+                return .object([("name", .string(name)), ("value", .string(parts.count > 1 ? parts[1] : ""))])
+            }
+        }
+    }
+
+    /// Each `Set-Cookie` as a HAR cookie with the attributes HAR names.
+    static func responseCookies(_ headers: Headers) -> [JSONValue] {
+        headers.values(for: "Set-Cookie").compactMap { line -> JSONValue? in
+            let attributes = line.split(separator: ";").map { String($0).trimmingWhitespace() }
+            guard let first = attributes.first else { return nil }
+            let pair = first.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let name = pair.first, !name.isEmpty else { return nil }
+            var members: [(key: String, value: JSONValue)] = [("name", .string(name)), ("value", .string(pair.count > 1 ? pair[1] : ""))]
+            for attribute in attributes.dropFirst() {
+                let parts = attribute.split(separator: "=", maxSplits: 1).map(String.init)
+                switch parts[0].lowercased() {
+                case "path" where parts.count > 1: members.append(("path", .string(parts[1])))
+                case "domain" where parts.count > 1: members.append(("domain", .string(parts[1])))
+                case "expires" where parts.count > 1: members.append(("expires", .string(parts[1])))
+                case "httponly": members.append(("httpOnly", .bool(true)))
+                case "secure": members.append(("secure", .bool(true)))
+                default: break
+                }
+            }
+            return .object(members)
+        }
+    }
+
+    /// The reason phrase devtools show beside the status.
+    static func statusText(_ status: Int) -> String {
+        switch status {
+        case 200: return "OK"
+        case 201: return "Created"
+        case 202: return "Accepted"
+        case 204: return "No Content"
+        case 206: return "Partial Content"
+        case 301: return "Moved Permanently"
+        case 302: return "Found"
+        case 303: return "See Other"
+        case 304: return "Not Modified"
+        case 307: return "Temporary Redirect"
+        case 308: return "Permanent Redirect"
+        case 400: return "Bad Request"
+        case 401: return "Unauthorized"
+        case 403: return "Forbidden"
+        case 404: return "Not Found"
+        case 405: return "Method Not Allowed"
+        case 409: return "Conflict"
+        case 410: return "Gone"
+        case 415: return "Unsupported Media Type"
+        case 422: return "Unprocessable Content"
+        case 429: return "Too Many Requests"
+        case 500: return "Internal Server Error"
+        case 501: return "Not Implemented"
+        case 502: return "Bad Gateway"
+        case 503: return "Service Unavailable"
+        case 504: return "Gateway Timeout"
+        default: return ""
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+/// HTTP Archive 1.2 (`{"log": {"entries": [{"request", "response", …}]}}`), read liberally.
+///
+/// Files come from browsers, proxies (mitmproxy, Charles) and libraries, and each leaves
+/// something out, so only `request.url` and `response.status` are required. Bodies are
+/// `content.text`, base64-decoded when `content.encoding` is `base64`; request bodies are
+/// `postData.text` or, failing that, `postData.params` form-encoded. HAR stores bodies
+/// already decoded, so a `Content-Encoding` (gzip, br, deflate…) left in the headers is
+/// dropped on reading, with a `Content-Length` that no longer fits, so a client does not
+/// try to decompress plain bytes. A status of 0 is a failed request (Chrome's `_error`).
+/// Writing lives in `HARFormat+Writing.swift`.
+enum HARFormat {
+    /// Encodings whose bytes HAR tools store decoded.
+    static let compressions: Set<String> = ["gzip", "x-gzip", "br", "deflate", "compress", "x-compress", "zstd"]
+
+    static func decode(_ document: JSONValue, name: String) throws -> Vinyl {
+        let root = DecodingPath()
+        _ = try document.members(at: root)
+        guard let log = document["log"] else {
+            throw StructureError(path: root, problem: "missing \"log\"", fix: "A HAR file is {\"log\": {\"entries\": [ … ]}}")
+        }
+        let logPath = root.key("log")
+        _ = try log.members(at: logPath)
+        guard let entries = log["entries"], entries != .null else {
+            return Vinyl(name: name)
+        }
+        guard case .array(let items) = entries else {
+            throw StructureError(path: logPath.key("entries"), problem: "expected an array, found \(entries.kindName)", fix: "List the entries in an array")
+        }
+        var tracks: [Track] = []
+        tracks.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            tracks.append(try decodeEntry(item, path: logPath.key("entries").index(index)))
+        }
+        return Vinyl(name: name, tracks: tracks)
+    }
+
+    static func decodeEntry(_ entry: JSONValue, path: DecodingPath) throws -> Track {
+        _ = try entry.members(at: path)
+        guard let requestValue = entry["request"] else {
+            throw StructureError(path: path, problem: "missing \"request\"", fix: "Every HAR entry needs a \"request\" with at least a \"url\"")
+        }
+        let request = try decodeRequest(requestValue, path: path.key("request"))
+        guard let responseValue = entry["response"], responseValue != .null else {
+            throw StructureError(path: path, problem: "missing \"response\"", fix: "Every HAR entry needs a \"response\" with at least a \"status\"")
+        }
+        let responsePath = path.key("response")
+        _ = try responseValue.members(at: responsePath)
+        guard let statusValue = responseValue["status"] else {
+            throw StructureError(path: responsePath, problem: "missing \"status\"", fix: "Every response needs its HTTP status code, e.g. \"status\": 200")
+        }
+        let status = try statusValue.int(at: responsePath.key("status"))
+        let outcome: Track.Outcome
+        if status == 0 {
+            outcome = .failure(try decodeFailure(entry: entry, response: responseValue, path: path))
+        } else {
+            guard (100...999).contains(status) else {
+                throw StructureError(path: responsePath.key("status"), problem: "\(status) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404, or 0 for a failed request")
+            }
+            outcome = .response(try decodeResponse(responseValue, status: status, path: responsePath))
+        }
+        var recordedAt: Date?
+        if let started = entry["startedDateTime"], case .string(let text) = started {
+            // The epoch is what the writer puts in this required field when the date is unknown.
+            recordedAt = ISO8601.parse(text).flatMap { $0.timeIntervalSince1970 == 0 ? nil : $0 }
+        }
+        var duration: TimeInterval?
+        if let time = entry["time"], case .number(let text) = time, let milliseconds = Double(text), milliseconds >= 0 {
+            duration = milliseconds / 1000
+        }
+        return Track(request: request, outcome: outcome, recordedAt: recordedAt, duration: duration)
+    }
+
+    static func decodeRequest(_ value: JSONValue, path: DecodingPath) throws -> Track.Request {
+        _ = try value.members(at: path)
+        let url = try value.url("url", at: path, required: true)!
+        let method = try value.optionalString("method", at: path) ?? "GET"
+        guard !method.isEmpty, method.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {
+            throw StructureError(path: path.key("method"), problem: "\"\(method)\" is not an HTTP method", fix: "Use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS")
+        }
+        var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers")))
+        var body = Data()
+        if let postData = value["postData"], postData != .null {
+            let postPath = path.key("postData")
+            _ = try postData.members(at: postPath)
+            body = try decodePostData(postData, path: postPath)
+            if let mimeType = try postData.optionalString("mimeType", at: postPath), !mimeType.isEmpty, !body.isEmpty, !headers.contains("Content-Type") {
+                headers.add(name: "Content-Type", value: mimeType)
+            }
+        }
+        return Track.Request(method: method, url: url, headers: headers, body: body)
+    }
+
+    private static func decodePostData(_ postData: JSONValue, path: DecodingPath) throws -> Data {
+        if let text = try postData.optionalString("text", at: path) {
+            // Not in the HAR spec, but Gramophone writes it for bytes that are not UTF-8.
+            if try postData.optionalString("encoding", at: path) == "base64" {
+                return try base64(text, path: path.key("text"))
+            }
+            return Data(text.utf8)
+        }
+        guard let params = postData["params"], params != .null else { return Data() }
+        guard case .array(let items) = params else {
+            throw StructureError(path: path.key("params"), problem: "expected an array, found \(params.kindName)", fix: "List form fields as [{\"name\": …, \"value\": …}]")
+        }
+        var pairs: [String] = []
+        for (index, item) in items.enumerated() {
+            let itemPath = path.key("params").index(index)
+            _ = try item.members(at: itemPath)
+            let name = try item.requiredString("name", at: itemPath)
+            let value = try item.optionalString("value", at: itemPath) ?? ""
+            pairs.append(formEncode(name) + "=" + formEncode(value))
+        }
+        return Data(pairs.joined(separator: "&").utf8)
+    }
+
+    static func decodeResponse(_ value: JSONValue, status: Int, path: DecodingPath) throws -> Track.Response {
+        var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers")))
+        var body = Data()
+        var mimeType: String?
+        if let content = value["content"], content != .null {
+            let contentPath = path.key("content")
+            _ = try content.members(at: contentPath)
+            mimeType = try content.optionalString("mimeType", at: contentPath)
+            if let text = try content.optionalString("text", at: contentPath) {
+                if try content.optionalString("encoding", at: contentPath) == "base64" {
+                    body = try base64(text, path: contentPath.key("text"))
+                } else {
+                    body = Data(text.utf8)
+                }
+            }
+        }
+        if let mimeType, !mimeType.isEmpty, !body.isEmpty, !headers.contains("Content-Type") {
+            headers.add(name: "Content-Type", value: mimeType)
+        }
+        dropStaleContentEncoding(&headers, body: body)
+        let version = try value.optionalString("httpVersion", at: path)
+        return Track.Response(
+            status: status, headers: headers, body: body,
+            url: try value.url("_url", at: path, required: false),
+            httpVersion: version?.isEmpty == false ? version : nil)
+    }
+
+    /// Chrome lists HTTP/2 pseudo-headers (`:authority`, `:path`…) as headers; they are
+    /// not header fields, and Foundation refuses names with a colon.
+    static func withoutPseudoHeaders(_ headers: Headers) -> Headers {
+        guard headers.contains(where: { $0.name.hasPrefix(":") }) else { return headers }
+        return Headers(headers.fields.filter { !$0.name.hasPrefix(":") })
+    }
+
+    /// HAR bodies are stored decoded; a leftover `Content-Encoding` would make clients try
+    /// to decompress plain bytes. A body that still starts with the gzip magic is kept as is.
+    static func dropStaleContentEncoding(_ headers: inout Headers, body: Data) {
+        guard let encoding = headers["Content-Encoding"]?.trimmingWhitespace().lowercased(), !encoding.isEmpty else { return }
+        let codings = encoding.split(separator: ",").map { String($0).trimmingWhitespace() }
+        guard codings.allSatisfy({ compressions.contains($0) || $0 == "identity" }) else { return }
+        if codings.contains(where: { $0 == "gzip" || $0 == "x-gzip" }), body.starts(with: [0x1F, 0x8B]) { return }
+        headers.remove("Content-Encoding")
+        if let length = headers["Content-Length"], Int(length.trimmingWhitespace()) != body.count {
+            headers.remove("Content-Length")
+        }
+    }
+
+    private static func decodeFailure(entry: JSONValue, response: JSONValue, path: DecodingPath) throws -> Track.Failure {
+        if let saved = response["_gramophoneError"], saved != .null {
+            let errorPath = path.key("response").key("_gramophoneError")
+            _ = try saved.members(at: errorPath)
+            return Track.Failure(
+                domain: try saved.optionalString("domain", at: errorPath) ?? NSURLErrorDomain,
+                code: try (saved["code"] ?? .number("-1")).int(at: errorPath.key("code")),
+                description: try saved.optionalString("description", at: errorPath) ?? "")
+        }
+        // Chrome writes `_error: "net::ERR_…"` on the entry or the response.
+        let message = entry["_error"]?.stringValue ?? response["_error"]?.stringValue ?? ""
+        let code: URLError.Code
+        switch message {
+        case let text where text.contains("INTERNET_DISCONNECTED"): code = .notConnectedToInternet
+        case let text where text.contains("NAME_NOT_RESOLVED"): code = .cannotFindHost
+        case let text where text.contains("CONNECTION_REFUSED"): code = .cannotConnectToHost
+        case let text where text.contains("TIMED_OUT"): code = .timedOut
+        case let text where text.contains("ABORTED"): code = .cancelled
+        default: code = .unknown
+        }
+        return Track.Failure(code, description: message.isEmpty ? nil : message)
+    }
+
+    private static func base64(_ text: String, path: DecodingPath) throws -> Data {
+        let compact = text.filter { $0 != "\n" && $0 != "\r" }
+        guard let data = Data(base64Encoded: compact) else {
+            throw StructureError(path: path, problem: "the body is not valid base64 though \"encoding\" says \"base64\"", fix: "Store the bytes as base64, or drop \"encoding\" for plain text")
+        }
+        return data
+    }
+
+    /// `application/x-www-form-urlencoded` escaping: unreserved characters stay, space is `+`.
+    static func formEncode(_ text: String) -> String {
+        // ASCII only: `CharacterSet.alphanumerics` would let non-ASCII letters through unescaped.
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*")
+        return (text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text).replacingOccurrences(of: "%20", with: "+")
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A folder of Mocktail `.tail` files, answering requests the way Mocktail does.
+///
+/// ```swift
+/// var mocktail = try MocktailCollection(contentsOf: folder)
+/// mocktail["id"] = "42"                       // fills {{ id }} in bodies
+/// let response = mocktail.response(for: request)   // nil when no stub matches
+/// ```
+/// A stub answers when its method pattern matches the whole method and its URL pattern
+/// matches somewhere in the absolute URL. When several match, the longest URL pattern wins
+/// (the most specific one, as in Mocktail); among equally long ones, the first file by name.
+public struct MocktailCollection: Sendable {
+    /// The stubs, in file-name order.
+    public var stubs: [MocktailStub]
+    /// Values for `{{ key }}` placeholders in bodies.
+    public var values: [String: String]
+
+    /// A collection of stubs made in code or read elsewhere.
+    public init(stubs: [MocktailStub], values: [String: String] = [:]) {
+        self.stubs = stubs
+        self.values = values
+    }
+
+    /// Reads every `.tail` file in `folder` (not its subfolders).
+    /// - Throws: `VinylError` when the folder cannot be read, holds no `.tail` file, or a file is malformed.
+    public init(contentsOf folder: URL, values: [String: String] = [:]) throws {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: folder.path)
+            throw VinylError(exists ? .unreadable : .notFound, file: folder.path,
+                             problem: exists ? "could not list the folder (\((error as NSError).localizedDescription))" : "no such folder",
+                             fix: "Pass the folder that holds the .tail files")
+        }
+        let tails = names.filter { $0.lowercased().hasSuffix(".tail") }.sorted()
+        guard !tails.isEmpty else {
+            throw VinylError(.notFound, file: folder.path, problem: "the folder holds no .tail files", fix: "Add Mocktail files ending in .tail, or pass the right folder")
+        }
+        var stubs: [MocktailStub] = []
+        for name in tails {
+            let file = folder.appendingPathComponent(name)
+            let data: Data
+            do {
+                data = try Data(contentsOf: file)
+            } catch {
+                throw VinylError(.unreadable, file: file.path, problem: "could not read the file", fix: "Check the file's permissions")
+            }
+            guard let text = String(data: data, encoding: .utf8) else {
+                throw VinylError(.malformed, file: file.path, problem: "the file is not UTF-8 text", fix: "Store binary bodies as base64 with a Content-Type ending in ;base64")
+            }
+            stubs.append(try MocktailStub(text: text, file: file.path))
+        }
+        self.init(stubs: stubs, values: values)
+    }
+
+    /// The placeholder value for `key`; set it before the request that needs it.
+    public subscript(key: String) -> String? {
+        get { values[key] }
+        set { values[key] = newValue }
+    }
+
+    /// The stub that answers `method` and `url`: the matching one with the longest URL pattern.
+    public func stub(method: String, url: URL) -> MocktailStub? {
+        var best: MocktailStub?
+        for stub in stubs where stub.matches(method: method, url: url) {
+            // Strictly longer only: on a tie the earlier file stays.
+            if let current = best, stub.urlPattern.count <= current.urlPattern.count { continue }
+            best = stub
+        }
+        return best
+    }
+
+    /// The response for `request`, placeholders filled; nil when no stub matches.
+    public func response(for request: Track.Request) -> Track.Response? {
+        stub(method: request.method, url: request.url)?.response(values: values, for: request.url)
+    }
+
+    /// The response for `request`, placeholders filled; nil when no stub matches or it has no URL.
+    public func response(for request: URLRequest) -> Track.Response? {
+        guard let url = request.url else { return nil }
+        return stub(method: request.httpMethod ?? "GET", url: url)?.response(values: values, for: url)
+    }
+}

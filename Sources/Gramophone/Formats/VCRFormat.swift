@@ -1,0 +1,118 @@
+import Foundation
+
+/// VCR.py and Ruby VCR cassettes saved as JSON (read only).
+///
+/// VCR.py: `{"interactions": [{"request": {"uri", "method", "headers", "body"},
+/// "response": {"status": {"code", "message"}, "headers", "body": {"string"}}}], "version": 1}`.
+/// Ruby VCR: the same under `http_interactions`, bodies as `{"encoding", "string"}` or
+/// `{"base64_string"}`, `recorded_at` as an HTTP date. Headers map names to lists of values
+/// (plain strings are accepted too); methods may be lower case; a body may be a bare string
+/// or null.
+enum VCRFormat {
+    static func decode(_ document: JSONValue, name: String) throws -> Vinyl {
+        let root = DecodingPath()
+        _ = try document.members(at: root)
+        let key = document["http_interactions"] != nil ? "http_interactions" : "interactions"
+        guard let interactions = document[key] else {
+            throw StructureError(path: root, problem: "missing \"interactions\"", fix: "A VCR cassette is {\"interactions\": [ … ]}")
+        }
+        guard case .array(let items) = interactions else {
+            throw StructureError(path: root.key(key), problem: "expected an array, found \(interactions.kindName)", fix: "List the interactions in an array")
+        }
+        var tracks: [Track] = []
+        for (index, item) in items.enumerated() {
+            tracks.append(try decodeInteraction(item, path: root.key(key).index(index)))
+        }
+        return Vinyl(name: name, tracks: tracks)
+    }
+
+    static func decodeInteraction(_ value: JSONValue, path: DecodingPath) throws -> Track {
+        _ = try value.members(at: path)
+        guard let requestValue = value["request"] else {
+            throw StructureError(path: path, problem: "missing \"request\"", fix: "Every interaction needs the request it answers")
+        }
+        let requestPath = path.key("request")
+        _ = try requestValue.members(at: requestPath)
+        let urlKey = requestValue["uri"] != nil ? "uri" : "url"
+        let url = try requestValue.url(urlKey, at: requestPath, required: true)!
+        let method = try requestValue.optionalString("method", at: requestPath) ?? "GET"
+        guard !method.isEmpty, method.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {
+            throw StructureError(path: requestPath.key("method"), problem: "\"\(method)\" is not an HTTP method", fix: "Use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS")
+        }
+        let requestHeaders = try (requestValue["headers"] ?? .null).headers(at: requestPath.key("headers"))
+        let request = Track.Request(method: method, url: url, headers: requestHeaders,
+                                    body: try decodeBody(requestValue["body"], path: requestPath.key("body")))
+
+        guard let responseValue = value["response"], responseValue != .null else {
+            throw StructureError(path: path, problem: "missing \"response\"", fix: "Every interaction needs a \"response\" with a \"status\"")
+        }
+        let responsePath = path.key("response")
+        _ = try responseValue.members(at: responsePath)
+        let status = try decodeStatus(responseValue["status"], path: responsePath)
+        var httpVersion: String?
+        if let version = responseValue["http_version"]?.stringValue, !version.isEmpty {
+            httpVersion = version.hasPrefix("HTTP/") ? version : "HTTP/" + version
+        }
+        let response = Track.Response(
+            status: status,
+            headers: try (responseValue["headers"] ?? .null).headers(at: responsePath.key("headers")),
+            body: try decodeBody(responseValue["body"], path: responsePath.key("body")),
+            url: (responseValue["url"]?.stringValue).flatMap { URL(string: $0) },
+            httpVersion: httpVersion)
+        var recordedAt: Date?
+        if let text = value["recorded_at"]?.stringValue {
+            recordedAt = ISO8601.parse(text) ?? httpDate(text)
+        }
+        return Track(request: request, response: response, recordedAt: recordedAt)
+    }
+
+    private static func decodeStatus(_ value: JSONValue?, path: DecodingPath) throws -> Int {
+        guard let value else {
+            throw StructureError(path: path, problem: "missing \"status\"", fix: "Write the status as {\"code\": 200, \"message\": \"OK\"}")
+        }
+        let code: Int
+        let codePath: DecodingPath
+        if case .object = value {
+            codePath = path.key("status").key("code")
+            guard let codeValue = value["code"] else {
+                throw StructureError(path: path.key("status"), problem: "missing \"code\"", fix: "Write the status as {\"code\": 200, \"message\": \"OK\"}")
+            }
+            code = try codeValue.int(at: codePath)
+        } else {
+            codePath = path.key("status")
+            code = try value.int(at: codePath)
+        }
+        guard (100...999).contains(code) else {
+            throw StructureError(path: codePath, problem: "\(code) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404")
+        }
+        return code
+    }
+
+    /// `null`, a bare string, `{"string": …}` or `{"base64_string": …}`.
+    static func decodeBody(_ value: JSONValue?, path: DecodingPath) throws -> Data {
+        guard let value else { return Data() }
+        switch value {
+        case .null: return Data()
+        case .string(let text): return Data(text.utf8)
+        case .object:
+            if let encoded = try value.optionalString("base64_string", at: path) {
+                guard let data = Data(base64Encoded: encoded.filter { $0 != "\n" && $0 != "\r" }) else {
+                    throw StructureError(path: path.key("base64_string"), problem: "not valid base64", fix: "Store the bytes as base64")
+                }
+                return data
+            }
+            return Data((try value.optionalString("string", at: path) ?? "").utf8)
+        default:
+            throw StructureError(path: path, problem: "expected a string or {\"string\": …}, found \(value.kindName)", fix: "Store the body as {\"string\": \"…\"}")
+        }
+    }
+
+    /// `Tue, 01 Nov 2011 04:58:44 GMT`, as Ruby VCR writes `recorded_at`.
+    private static func httpDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+}

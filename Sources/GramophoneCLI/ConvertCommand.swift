@@ -1,0 +1,96 @@
+import Foundation
+import Gramophone
+
+/// `gramophone convert IN OUT [--to FORMAT] [--from FORMAT]`: one vinyl format to another.
+enum ConvertCommand: Command {
+    static let name = "convert"
+    static let summary = "Convert a vinyl between formats (JSON, plist, DVR, HAR)"
+    static let usage = """
+        USAGE: gramophone convert IN OUT [--to FORMAT] [--from FORMAT]
+
+        Reads IN in any format Gramophone reads and writes OUT in a writable one. The input
+        format comes from IN's extension and content; the output format from --to, else from
+        OUT's extension (.json: Gramophone JSON, .plist: plist vinyl, .har: HAR).
+        OUT may be - to write to stdout (then the format defaults to Gramophone JSON).
+        OUT is written atomically: a failed conversion leaves an existing file untouched.
+
+        FORMATS:
+          gramophone (or json)  Gramophone's JSON vinyl              read, write
+          plist                 the same structure as a property list read, write
+          dvr                   DVR cassette                          read, write
+          har                   HTTP Archive 1.2                      read, write
+          vcr                   VCR.py / Ruby VCR JSON cassette       read
+
+        OPTIONS:
+          --to FORMAT    Output format.
+          --from FORMAT  Input format, when detection guesses wrong.
+          -h, --help     Show this help.
+
+        EXIT CODES: 0 converted, 1 IN could not be read or OUT not written, 2 bad usage.
+        """
+    static let flags: Set<String> = []
+    static let options: Set<String> = ["to", "from"]
+
+    static func run(_ arguments: Arguments) -> ExitCode {
+        guard arguments.positional.count == 2 else {
+            Output.err("error: convert needs IN and OUT, got \(arguments.positional.count) argument\(arguments.positional.count == 1 ? "" : "s")\n\n\(usage)")
+            return .usage
+        }
+        let input = arguments.positional[0], output = arguments.positional[1]
+        var inputFormat: VinylFormat?
+        if let name = arguments.options["from"] {
+            guard let format = VinylFormat(name: name) else {
+                Output.err("error: unknown format '\(name)' for --from. Supported formats: \(VinylFormat.supportedList)")
+                return .usage
+            }
+            inputFormat = format
+        }
+        let outputFormat: VinylFormat
+        switch chooseOutputFormat(option: arguments.options["to"], output: output) {
+        case .success(let format): outputFormat = format
+        case .failure(let message):
+            Output.err("error: \(message)\n\n\(usage)")
+            return .usage
+        }
+        do {
+            let vinyl = try Vinyl(contentsOf: URL(fileURLWithPath: input), format: inputFormat)
+            if output == "-" {
+                FileHandle.standardOutput.write(try vinyl.encoded(as: outputFormat))
+            } else {
+                try vinyl.write(to: URL(fileURLWithPath: output), format: outputFormat)
+                Output.err("converted \(input) → \(output) (\(outputFormat), \(vinyl.tracks.count) track\(vinyl.tracks.count == 1 ? "" : "s"))")
+            }
+            return .success
+        } catch {
+            Output.err("error: \(error)")
+            return .failure
+        }
+    }
+
+    static func chooseOutputFormat(option: String?, output: String) -> Result<VinylFormat, UsageMessage> {
+        let writable = VinylFormat.allCases.filter(\.isWritable).map(\.rawValue).joined(separator: ", ")
+        if let option {
+            guard let format = VinylFormat(name: option) else {
+                return .failure(UsageMessage("unknown format '\(option)' for --to. Writable formats: \(writable)"))
+            }
+            guard format.isWritable else {
+                return .failure(UsageMessage("\(format) is read, not written. Writable formats: \(writable)"))
+            }
+            return .success(format)
+        }
+        if output == "-" { return .success(.gramophone) }
+        switch URL(fileURLWithPath: output).pathExtension.lowercased() {
+        case "json": return .success(.gramophone)
+        case "plist": return .success(.plist)
+        case "har": return .success(.har)
+        case let other:
+            return .failure(UsageMessage("cannot tell the output format from \(other.isEmpty ? "a name without extension" : "the extension .\(other)"); use --to FORMAT (\(writable))"))
+        }
+    }
+}
+
+/// A usage mistake's message, as a `Result` failure.
+struct UsageMessage: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

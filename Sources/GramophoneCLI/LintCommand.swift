@@ -1,0 +1,73 @@
+import Foundation
+import Gramophone
+
+/// `gramophone lint FILE…`: every problem in every file, each with its place.
+enum LintCommand: Command {
+    static let name = "lint"
+    static let summary = "Check vinyl files and report every problem with its place"
+    static let usage = """
+        USAGE: gramophone lint FILE... [--quiet]
+
+        Reads each file in any format Gramophone reads and prints one line per problem on
+        stdout: FILE: PLACE: PROBLEM. A file that does not read is one problem (the first
+        place it fails); a file that reads is checked for:
+          - tracks no request can reach (the same request as an earlier track)
+          - bodies without a Content-Type
+          - JSON content types whose body is not JSON
+          - Content-Length that differs from the body, Content-Encoding: gzip on plain bytes
+          - responses from another host than the request went to
+          - bodies on 1xx, 204 and 304 responses
+        Files without problems print FILE: ok. A summary goes to stderr.
+
+        OPTIONS:
+          --quiet     Do not print FILE: ok lines.
+          -h, --help  Show this help.
+
+        EXIT CODES: 0 no problems, 1 a problem in some file (or a file unreadable), 2 bad usage.
+        """
+    static let flags: Set<String> = ["quiet"]
+    static let options: Set<String> = []
+
+    static func run(_ arguments: Arguments) -> ExitCode {
+        guard !arguments.positional.isEmpty else {
+            Output.err("error: lint needs at least one FILE\n\n\(usage)")
+            return .usage
+        }
+        var total = 0
+        var filesWithProblems = 0
+        for path in arguments.positional {
+            let problems = check(path)
+            if problems.isEmpty {
+                if !arguments.flags.contains("quiet") { Output.out("\(path): ok") }
+                continue
+            }
+            filesWithProblems += 1
+            total += problems.count
+            for problem in problems { Output.out(problem) }
+        }
+        let files = arguments.positional.count
+        if total == 0 {
+            Output.err("\(files) file\(files == 1 ? "" : "s") checked, no problems")
+            return .success
+        }
+        Output.err("\(total) problem\(total == 1 ? "" : "s") in \(filesWithProblems) of \(files) file\(files == 1 ? "" : "s")")
+        return .failure
+    }
+
+    /// The problem lines for one file.
+    static func check(_ path: String) -> [String] {
+        let url = URL(fileURLWithPath: path)
+        let format: VinylFormat
+        let vinyl: Vinyl
+        do {
+            let data = try FileInput.read(path)
+            format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
+            vinyl = try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path)
+        } catch let error as VinylError {
+            return [error.description]
+        } catch {
+            return ["\(path): \(error)"]
+        }
+        return VinylLint.problems(in: vinyl, format: format).map { "\(path): \($0.place): \($0.message)" }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Gramophone
+
+/// What `gramophone lint` checks in a vinyl that reads fine, beyond its structure.
+///
+/// Each rule finds something that makes a replay behave differently from what the file
+/// seems to say: a track no request can reach, a body a client cannot interpret, headers
+/// that contradict the body.
+enum VinylLint {
+    struct Problem: Equatable {
+        /// Where in the file: `log.entries[3].response`.
+        var place: String
+        var message: String
+    }
+
+    static func problems(in vinyl: Vinyl, format: VinylFormat) -> [Problem] {
+        var problems: [Problem] = []
+        var firstSeen: [RequestKey: Int] = [:]
+        for (index, track) in vinyl.tracks.enumerated() {
+            let place = format.place(ofTrack: index)
+            let request = track.request
+            let key = RequestKey(request)
+            if let earlier = firstSeen[key] {
+                let sameAnswer = vinyl.tracks[earlier].outcome == track.outcome
+                problems.append(Problem(place: place, message: "the same request as track #\(earlier) (\(request.method) \(request.url.absoluteString)): "
+                    + (sameAnswer ? "a redundant copy that is never played" : "never played, because track #\(earlier) answers it first")
+                    + "; remove it, or replay with a play-once or in-order strategy"))
+            } else {
+                firstSeen[key] = index
+            }
+            problems += bodyProblems(request.body, headers: request.headers, place: place + ".request")
+            guard case .response(let response) = track.outcome else { continue }
+            let responsePlace = place + ".response"
+            problems += bodyProblems(response.body, headers: response.headers, place: responsePlace)
+            if let url = response.url, let host = url.host?.lowercased(), host != request.url.host?.lowercased() {
+                problems.append(Problem(place: responsePlace + ".url", message: "the response came from host \(host), not the requested \(request.url.host ?? "(none)") (a cross-host redirect or a hand edit); clients reading response.url see \(host)"))
+            }
+            if [204, 304].contains(response.status) || (100..<200).contains(response.status), !response.body.isEmpty {
+                problems.append(Problem(place: responsePlace, message: "a \(response.status) response carries a \(response.body.count)-byte body that clients discard; remove the body or fix the status"))
+            }
+        }
+        return problems
+    }
+
+    private static func bodyProblems(_ body: Data, headers: Headers, place: String) -> [Problem] {
+        var problems: [Problem] = []
+        if !body.isEmpty && headers.mediaType == nil {
+            problems.append(Problem(place: place + ".headers", message: "a \(body.count)-byte body has no Content-Type; add one so readers and clients know how to treat it"))
+        }
+        if let type = headers.mediaType, type == "application/json" || type.hasSuffix("+json"), !body.isEmpty,
+           (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) == nil {
+            problems.append(Problem(place: place + ".body", message: "Content-Type is \(type) but the body is not valid JSON; fix the body or the Content-Type"))
+        }
+        // An empty body with a length is a HEAD or 304 answer, which is fine.
+        if !body.isEmpty, let length = headers["Content-Length"], let declared = Int(length.trimmingCharacters(in: .whitespaces)), declared != body.count,
+           headers["Content-Encoding"] == nil {
+            problems.append(Problem(place: place + ".headers", message: "Content-Length says \(declared) but the body has \(body.count) bytes; remove the header or fix it"))
+        }
+        if let encoding = headers["Content-Encoding"]?.lowercased(), encoding.contains("gzip"), !body.isEmpty, !body.starts(with: [0x1F, 0x8B]) {
+            problems.append(Problem(place: place + ".headers", message: "Content-Encoding says gzip but the body is not gzip data; remove the Content-Encoding header"))
+        }
+        return problems
+    }
+
+    /// What makes two requests indistinguishable to every matcher.
+    private struct RequestKey: Hashable {
+        var method: String
+        var url: String
+        var headers: [String]
+        var body: Data
+
+        init(_ request: Track.Request) {
+            method = request.method
+            url = Self.normalised(request.url)
+            headers = request.headers.fields.map { $0.name.lowercased() + ":" + $0.value }.sorted()
+            body = request.body
+        }
+
+        /// Scheme and host ignore case, query parameters their order, as matching does.
+        private static func normalised(_ url: URL) -> String {
+            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
+            components.scheme = components.scheme?.lowercased()
+            components.host = components.host?.lowercased()
+            components.fragment = nil
+            if let items = components.queryItems {
+                components.queryItems = items.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
+            }
+            return components.string ?? url.absoluteString
+        }
+    }
+}
