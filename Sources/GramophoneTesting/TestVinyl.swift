@@ -23,7 +23,7 @@ public struct TestVinyl: Sendable {
         let folder = try store.folder(for: name)
         let recording = configuration.resolvedRecording(for: store)
         self.name = name
-        self.configuration = VinylConfiguration(name: name, store: store, matching: matching, recordMode: recording.effectiveMode,
+        self.configuration = VinylConfiguration(name: name, store: store, matching: matching, requestedRecordMode: recording.effectiveMode,
                                                 redaction: recording.redaction, recording: recording,
                                                 allTracksMustPlay: configuration.allTracksMustPlay ?? false)
         file = try VinylLocation.file(for: name, in: folder)

@@ -12,7 +12,7 @@ import FoundationNetworking
        .vinyl(store: .folder(RecordingFolder.root), record: .newEpisodes, recording: Recording(environment: [:])))
 struct RecordingWithTraitTests {
     /// The replay side: recording off, and no network even if it were on.
-    static let offline = VinylConfiguration(store: .folder(RecordingFolder.root), recordMode: RecordMode.none, recording: Recording(session: NoNetwork(), environment: [:]))
+    static let offline = VinylConfiguration(store: .folder(RecordingFolder.root), recordMode: .none, recording: Recording(session: NoNetwork(), environment: [:]))
 
     @Test func recordsInNewEpisodesModeThenReplaysTheSameBytesOffline() async throws {
         let turntable = try #require(Turntable.current)

@@ -14,7 +14,7 @@ final class RecordingXCTests: VinylTestCase {
     }
 
     override func configureVinyl(_ configuration: inout VinylConfiguration) {
-        if name.contains("Rerecord") { configuration.recordMode = .all }
+        if name.contains("Rerecord") { configuration.requestedRecordMode = .all }
     }
 
     private func httpbin() throws -> URL {
@@ -29,7 +29,7 @@ final class RecordingXCTests: VinylTestCase {
         try turntable.eject()
         XCTAssertEqual(vinyl?.name, "RecordingXCTests/testRecordsThenReplaysOffline")
 
-        let offline = VinylConfiguration(store: .folder(RecordingFolder.root), recordMode: RecordMode.none, recording: Recording(session: NoNetwork(), environment: [:]))
+        let offline = VinylConfiguration(store: .folder(RecordingFolder.root), recordMode: .none, recording: Recording(session: NoNetwork(), environment: [:]))
         let replay = try TestVinyl(name: "RecordingXCTests/testRecordsThenReplaysOffline", configuration: offline)
         let replayed = try await replay.turntable.data(from: uuidURL).0
         XCTAssertEqual(replayed, recorded)

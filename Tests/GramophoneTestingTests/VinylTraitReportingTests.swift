@@ -69,6 +69,18 @@ import UsersClient
         #expect(vinyl.file.lastPathComponent == "users.json")
     }
 
+    @Test func recordModeNoneMeansNeverRecordNotInherit() throws {
+        #expect(VinylConfiguration(recordMode: .none).requestedRecordMode == RecordMode.none)
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A missing vinyl in a folder would be recorded by the default mode; `.none` refuses it.
+        #expect(throws: VinylError.self) {
+            try TestVinyl(name: "missing", configuration: VinylConfiguration(store: .folder(folder), recordMode: .none, recording: Recording(environment: [:])))
+        }
+        let recording = try TestVinyl(name: "missing", configuration: VinylConfiguration(store: .folder(folder), recording: Recording(environment: [:])))
+        #expect(recording.turntable.cassette.mode == .once)
+    }
+
     @Test func testsOwnValuesWinOverTheSuites() {
         let suite = VinylConfiguration(name: "suite", allTracksMustPlay: true)
         let test = VinylConfiguration(allTracksMustPlay: false)
