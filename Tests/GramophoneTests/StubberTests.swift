@@ -64,7 +64,7 @@ struct StubberTests {
         defer { cleanUp() }
         stubber.add(Stub().responding(with: .text("configured")))
         let session = stubber.session(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let (data, _) = try await session.data(from: try url("https://anything.stubbed.test/"))
         #expect(String(decoding: data, as: UTF8.self) == "configured")
         // The caller's configuration is left as it was.
@@ -77,7 +77,7 @@ struct StubberTests {
         defer { cleanUp() }
         stubber.add(Stub().responding(with: .error(.timedOut)))
         let session = stubber.session()
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         do {
             _ = try await session.data(from: try url("https://slow.stubbed.test/"))
             Issue.record("expected a timeout")
@@ -92,7 +92,7 @@ struct StubberTests {
         stubber.add(Stub("users").matching(try .path("/users/{id}")).responding(with: .status(200)))
         stubber.add(Stub("admin only").matching(.host("admin.stubbed.test")).responding(with: .status(200)))
         let session = stubber.session()
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         do {
             _ = try await session.data(from: try url("https://api.stubbed.test/orders/1"))
             Issue.record("an unmatched request must fail in opt-out mode")
@@ -111,7 +111,7 @@ struct StubberTests {
         stubber.unhandledMode = .optIn
         stubber.add(Stub().matching(.host("api.stubbed.test")).responding(with: .text("stub")))
         let session = stubber.session()
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let (data, response) = try await session.data(from: base.appendingPathComponent("status/418"))
         #expect((response as? HTTPURLResponse)?.statusCode == 418)
         #expect(!data.isEmpty)
@@ -124,7 +124,7 @@ struct StubberTests {
         stubber.add(Stub().responding(with: .text("stubbed everything")))
         stubber.ignore(.url(base, options: [.ignorePath, .ignoreQuery]))
         let session = stubber.session()
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let (data, _) = try await session.data(from: base.appendingPathComponent("get"))
         let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
         #expect(object["url"] as? String == base.appendingPathComponent("get").absoluteString)
@@ -160,7 +160,7 @@ struct StubberTests {
         let target = try HTTPBin.baseURL().appendingPathComponent("uuid")
         stubber.add(Stub().responding(with: .text("stubbed")))
         let session = URLSession(configuration: .default)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let (data, _) = try await session.data(from: target)
         #expect(String(decoding: data, as: UTF8.self) != "stubbed")
     }
@@ -171,7 +171,7 @@ struct StubberTests {
         stubber.add(Stub().responding(with: .text("fine")))
         stubber.networkCondition = .down
         let session = stubber.session()
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         do {
             _ = try await session.data(from: try url("https://api.stubbed.test/"))
             Issue.record("the network is down")
@@ -186,7 +186,7 @@ struct StubberTests {
         stubber.add(Stub().responding(with: .data(body).delivered(.throughput(.dsl))))
         let recorder = ChunkRecorder()
         let session = stubber.session(delegate: recorder)
-        defer { session.invalidateAndCancel() }
+        defer { session.finishTasksAndInvalidate() }
         let clock = ContinuousClock()
         let start = clock.now
         let error = await recorder.run(session.dataTask(with: try url("https://big.stubbed.test/file")))
