@@ -18,6 +18,7 @@ public struct VinylProblem: Sendable, CustomStringConvertible {
     /// The miss, for `.miss`.
     public var missReport: MissReport?
 
+    /// The message, as shown in the test failure.
     public var description: String { message }
 
     static func miss(_ report: MissReport) -> VinylProblem {

@@ -38,6 +38,7 @@ public struct VinylStore: Sendable, CustomStringConvertible {
         return false
     }
 
+    /// The folder's path, or `bundle <path>`, for messages.
     public var description: String {
         switch place {
         case .folder(let folder): return folder.path

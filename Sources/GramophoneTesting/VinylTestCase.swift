@@ -69,6 +69,7 @@ open class VinylTestCase: XCTestCase {
         return empty
     }
 
+    /// Opens this test's vinyl through the hooks; a vinyl that cannot be opened fails the test here.
     open override func setUpWithError() throws {
         try super.setUpWithError()
         guard shouldUseVinyl else { return }
@@ -80,6 +81,7 @@ open class VinylTestCase: XCTestCase {
         try prepare(vinyl.turntable)
     }
 
+    /// Saves what was recorded and reports the vinyl's problems through `recordVinylProblem`.
     open override func tearDownWithError() throws {
         emptyTurntable = nil
         if let vinyl = currentVinyl {

@@ -70,6 +70,7 @@ extension VinylTrait: TestScoping {
         return first?.identity == identity ? self : nil
     }
 
+    /// Runs the test case with its vinyl on `Turntable.current` (see `withVinyl`).
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         // Inherited suite traits come before the test's own, so later ones win.
         let configuration = test.traits.compactMap { ($0 as? VinylTrait)?.configuration }
