@@ -14,9 +14,11 @@ let package = Package(
     targets: [
         .target(name: "Gramophone"),
         .executableTarget(name: "GramophoneCLI", dependencies: ["Gramophone"]),
+        // The child process KilledWriterTests kills mid-write; not a product.
+        .executableTarget(name: "GramophoneWriterProbe", dependencies: ["Gramophone"], path: "Tests/GramophoneWriterProbe"),
         .testTarget(
             name: "GramophoneTests",
-            dependencies: ["Gramophone"],
+            dependencies: ["Gramophone", "GramophoneWriterProbe"],
             resources: [.copy("Resources")]
         ),
     ],

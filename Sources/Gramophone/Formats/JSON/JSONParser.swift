@@ -49,24 +49,26 @@ struct JSONParser {
             guard position < bytes.count else { throw error("unexpected end of file; expected a value") }
             switch bytes[position] {
             case UInt8(ascii: "{"):
+                let opening = position
                 position += 1
                 skipWhitespace()
                 if peek() == UInt8(ascii: "}") {
                     position += 1
                     value = .object([])
                 } else {
-                    guard stack.count < Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
+                    guard stack.count < Self.maximumDepth else { position = opening; throw error("nested deeper than \(Self.maximumDepth) levels") }
                     stack.append(.object([], key: try parseKey(), seen: nil))
                     continue parsing
                 }
             case UInt8(ascii: "["):
+                let opening = position
                 position += 1
                 skipWhitespace()
                 if peek() == UInt8(ascii: "]") {
                     position += 1
                     value = .array([])
                 } else {
-                    guard stack.count < Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
+                    guard stack.count < Self.maximumDepth else { position = opening; throw error("nested deeper than \(Self.maximumDepth) levels") }
                     stack.append(.array([]))
                     continue parsing
                 }
