@@ -240,6 +240,26 @@ struct LargeVinylTests {
         try Self.checkLinear(smallKB: 512, largeKB: 4096, runs: 3, allowedFactor: 3)
     }
 
+    /// Measuring the 200 MB load found the parser copying each array on every append (n²:
+    /// 40 MB took two minutes). Tiny elements make that term dominate even at small sizes,
+    /// where a quadratic parser shows a time ratio near 64 for 8× the elements.
+    @Test func aLongFlatArrayParsesInLinearTime() throws {
+        func parseTime(_ count: Int) throws -> Double {
+            let text = Data(("[" + String(repeating: "1,", count: count) + "1]").utf8)
+            var best = Double.infinity
+            for _ in 0..<3 {
+                let start = ContinuousClock.now
+                let value = try JSONParser.parse(text)
+                let elapsed = ContinuousClock.now - start
+                #expect(value.arrayValue?.count == count + 1)
+                best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+            }
+            return best
+        }
+        let small = try parseTime(10_000), large = try parseTime(80_000)
+        #expect(large / small < 24, "8× the elements took \(large / small)× the time (\(small)s vs \(large)s)")
+    }
+
     @Test(.enabled(if: ProcessInfo.processInfo.environment["GRAMOPHONE_HEAVY_TESTS"] == "1"))
     func a200MBVinylLoadsInLinearTime() throws {
         try Self.checkLinear(smallKB: 50 << 10, largeKB: 200 << 10, runs: 1, allowedFactor: 3)
