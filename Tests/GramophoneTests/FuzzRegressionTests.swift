@@ -46,4 +46,39 @@ struct FuzzRegressionTests {
         let error = try #require(throws: VinylError.self) { try Vinyl(data: Data(text.utf8), name: "fuzz", file: "fuzz.json") }
         #expect(error.place == "tracks[0].request.url")
     }
+
+    /// GramophoneReader, 775,364 executions in: a `recordedAt` with a fraction of a hundred
+    /// digits killed the process with a floating-point exception inside ICU's date parser
+    /// (reached through `DateFormatter`). Dates are now parsed by hand.
+    @Test func aDateWithAHundredFractionDigitsDoesNotCrash() throws {
+        let fraction = "123" + String(repeating: "2", count: 120)
+        let text = #"{"tracks":[{"request":{"url":"https://a.example/"},"response":{"status":200},"recordedAt":"2026-11-23T09:00:00.\#(fraction)Z"}]}"#
+        let vinyl = try Vinyl(data: Data(text.utf8), name: "fuzz")
+        let date = try #require(vinyl.tracks[0].recordedAt)
+        #expect(abs(date.timeIntervalSince1970 - 1_795_424_400.1232222) < 0.000_001)
+    }
+
+    /// The hand-written reader agrees with the forms the old formatter read and writes back.
+    @Test(arguments: [
+        ("2026-11-23T09:00:00Z", 1_795_424_400.0),
+        ("2026-11-23T09:00:00.250Z", 1_795_424_400.25),
+        ("2026-11-23T10:30:00+01:30", 1_795_424_400.0),
+        ("2026-11-23T07:00:00.5-02:00", 1_795_424_400.5),
+        ("2000-02-29T00:00:00Z", 951_782_400.0),
+        ("1969-12-31T23:59:59.999Z", -0.001),
+        ("0001-01-01T00:00:00Z", -62_135_596_800.0),
+        ("9999-12-31T23:59:59Z", 253_402_300_799.0),
+    ])
+    func isoDatesReadAndWriteBack(text: String, seconds: Double) throws {
+        let date = try #require(ISO8601.parse(text))
+        #expect(abs(date.timeIntervalSince1970 - seconds) < 0.000_001)
+        let again = try #require(ISO8601.parse(ISO8601.format(date)))
+        #expect(abs(again.timeIntervalSince1970 - seconds) < 0.001)
+    }
+
+    @Test(arguments: ["2026-02-30T00:00:00Z", "2026-11-23T24:00:00Z", "2026-11-23T09:00:00", "2026-11-23 09:00:00Z",
+                      "2026-11-23T09:00:00.Z", "2026-11-23T09:00:00+1:00", "0000-01-01T00:00:00Z", "2026-11-23T09:00:00Zjunk", "+2026-11-23T09:00:00Z"])
+    func malformedISODatesAreRefused(text: String) {
+        #expect(ISO8601.parse(text) == nil)
+    }
 }
