@@ -20,9 +20,11 @@ let package = Package(
         .target(name: "GramophoneTesting", dependencies: ["Gramophone"]),
         // The example network layer the README and docs/TESTING.md show being tested.
         .target(name: "UsersClient", dependencies: ["Gramophone"], path: "Examples/UsersClient"),
+        // The child process KilledWriterTests kills mid-write; not a product.
+        .executableTarget(name: "GramophoneWriterProbe", dependencies: ["Gramophone"], path: "Tests/GramophoneWriterProbe"),
         .testTarget(
             name: "GramophoneTests",
-            dependencies: ["Gramophone"],
+            dependencies: ["Gramophone", "GramophoneWriterProbe"],
             resources: [.copy("Resources")]
         ),
         .testTarget(

@@ -76,7 +76,12 @@ enum GramophoneFormat {
         }
         var duration: TimeInterval?
         if let seconds = value["duration"], seconds != .null {
-            duration = try seconds.double(at: path.key("duration"))
+            let value = try seconds.double(at: path.key("duration"))
+            // A replay may wait this long: no negative, infinite or centuries-long waits.
+            guard value >= 0, value <= maximumDuration else {
+                throw StructureError(path: path.key("duration"), problem: "\(value) is not a duration in seconds", fix: "Use a number of seconds from 0 to \(Int(maximumDuration)), or leave \"duration\" out")
+            }
+            duration = value
         }
         return Track(request: request, outcome: outcome, recordedAt: recordedAt, duration: duration)
     }
@@ -110,10 +115,16 @@ enum GramophoneFormat {
             httpVersion: try value.optionalString("httpVersion", at: path))
     }
 
+    /// Seconds since 1970 of 0001-01-01 and 9999-12-31T23:59:59Z.
+    static let dateRange: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799
+    /// A day: longer than any recorded exchange, short enough that a replay delay stays sane.
+    static let maximumDuration: Double = 86_400
+
     static func decodeDate(_ value: JSONValue, path: DecodingPath) throws -> Date {
         switch value {
         case .number(let text):
-            guard let seconds = Double(text) else { break }
+            // Only dates the ISO 8601 form can write back (years 1 to 9999).
+            guard let seconds = Double(text), dateRange.contains(seconds) else { break }
             return Date(timeIntervalSince1970: seconds)
         case .string(let text):
             if let date = ISO8601.parse(text) { return date }
@@ -175,28 +186,8 @@ enum GramophoneFormat {
 
     static func formatSeconds(_ seconds: Double) -> String {
         guard seconds.isFinite else { return "0" }
-        return String((seconds * 1_000_000).rounded() / 1_000_000)
-    }
-}
-
-/// ISO 8601 dates without `ISO8601DateFormatter`, which is neither cheap nor `Sendable`.
-enum ISO8601 {
-    static func format(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
-        return formatter.string(from: date)
-    }
-
-    static func parse(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        for format in ["yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm:ssXXXXX", "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", "yyyy-MM-dd'T'HH:mm:ss'Z'"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
+        let rounded = (seconds * 1_000_000).rounded() / 1_000_000
+        // Huge values overflow the rounding; `String(Double)` never writes "inf" for finite ones.
+        return String(rounded.isFinite ? rounded : seconds)
     }
 }

@@ -46,7 +46,8 @@ extension JSONValue {
         let text: String?
         if required { text = try requiredString(key, at: path) } else { text = try optionalString(key, at: path) }
         guard let text else { return nil }
-        guard let url = URL(string: text), url.scheme != nil else {
+        // Foundation gives ":://" an empty scheme; that is no more absolute than no scheme.
+        guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
             throw StructureError(path: path.key(key), problem: "\"\(text.prefix(200))\" is not an absolute URL", fix: "Write the full URL with its scheme, e.g. https://api.example.com/path")
         }
         return url

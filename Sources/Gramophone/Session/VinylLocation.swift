@@ -31,7 +31,28 @@ public enum VinylLocation {
         guard resolved.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
             throw invalid(name, "it resolves outside the vinyl folder \(folder.path)")
         }
+        // A symlink inside the folder (a subfolder or the file itself) must not lead out of it either.
+        let realBase = resolvingExistingSymlinks(folder)
+        let realFile = resolvingExistingSymlinks(url)
+        guard realFile.hasPrefix(realBase.hasSuffix("/") ? realBase : realBase + "/") else {
+            throw invalid(name, "a symbolic link leads it outside the vinyl folder \(folder.path) (to \(realFile))")
+        }
         return url
+    }
+
+    /// The path with symbolic links resolved as far as the path exists; the rest appended.
+    static func resolvingExistingSymlinks(_ url: URL) -> String {
+        var existing = url.standardizedFileURL
+        var missing: [String] = []
+        // `fileExists` follows links, so a dangling link counts as missing: a write replaces
+        // the link itself (rename does not follow it) and a read finds nothing.
+        while !FileManager.default.fileExists(atPath: existing.path), existing.path != "/" {
+            missing.append(existing.lastPathComponent)
+            existing.deleteLastPathComponent()
+        }
+        var resolved = existing.resolvingSymlinksInPath()
+        for component in missing.reversed() { resolved.appendPathComponent(component) }
+        return resolved.path
     }
 
     /// Throws `VinylError.invalidName` unless `name` is a safe relative vinyl name.

@@ -34,40 +34,52 @@ struct JSONParser {
 
     private init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    private enum Frame {
-        case array([JSONValue])
-        case object([(key: String, value: JSONValue)], key: String, seen: Set<String>?)
+    /// An open array or object. Containers are filled in place on the stack: moving an array
+    /// out of an enum payload and back kept a second reference, so every append copied the
+    /// whole array and a file with n tracks took time in n² (40 MB: two minutes).
+    private struct Container {
+        var isObject: Bool
+        var items: [JSONValue] = []
+        var members: [(key: String, value: JSONValue)] = []
+        /// The key whose value is being read (objects).
+        var key = ""
+        var seen: Set<String>?
+
+        var closer: UInt8 { isObject ? UInt8(ascii: "}") : UInt8(ascii: "]") }
+        consuming func finish() -> JSONValue { isObject ? .object(members) : .array(items) }
     }
 
     private mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
         // A UTF-8 byte order mark is legal noise at the start of a file.
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { position = 3 }
-        var stack: [Frame] = []
+        var stack: [Container] = []
         var value: JSONValue
         parsing: while true {
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of file; expected a value") }
             switch bytes[position] {
             case UInt8(ascii: "{"):
+                let opening = position
                 position += 1
                 skipWhitespace()
                 if peek() == UInt8(ascii: "}") {
                     position += 1
                     value = .object([])
                 } else {
-                    guard stack.count < Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
-                    stack.append(.object([], key: try parseKey(), seen: nil))
+                    guard stack.count < Self.maximumDepth else { position = opening; throw error("nested deeper than \(Self.maximumDepth) levels") }
+                    stack.append(Container(isObject: true, key: try parseKey()))
                     continue parsing
                 }
             case UInt8(ascii: "["):
+                let opening = position
                 position += 1
                 skipWhitespace()
                 if peek() == UInt8(ascii: "]") {
                     position += 1
                     value = .array([])
                 } else {
-                    guard stack.count < Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
-                    stack.append(.array([]))
+                    guard stack.count < Self.maximumDepth else { position = opening; throw error("nested deeper than \(Self.maximumDepth) levels") }
+                    stack.append(Container(isObject: false))
                     continue parsing
                 }
             case UInt8(ascii: "\""):
@@ -86,50 +98,43 @@ struct JSONParser {
 
             // Hand the finished value to its container, closing containers as they end.
             while true {
-                guard let frame = stack.popLast() else {
+                guard !stack.isEmpty else {
                     skipWhitespace()
                     guard position == bytes.count else { throw error("unexpected \(describe(bytes[position])) after the end of the document") }
                     return value
                 }
-                var items: [JSONValue] = []
-                var members: [(key: String, value: JSONValue)] = []
-                var isObject = false
-                var seen: Set<String>? = nil
-                switch frame {
-                case .array(let existing):
-                    items = existing
-                    items.append(value)
-                case .object(let existing, let key, let existingSeen):
-                    isObject = true
-                    members = existing
-                    seen = existingSeen
-                    try checkDuplicate(key, in: members, seen: &seen)
-                    members.append((key, value))
+                let top = stack.count - 1
+                let isObject = stack[top].isObject
+                if isObject {
+                    // Moved out and back so the set stays uniquely referenced (no copy on insert).
+                    var seen = stack[top].seen
+                    stack[top].seen = nil
+                    try checkDuplicate(stack[top].key, in: stack[top].members, seen: &seen)
+                    stack[top].seen = seen
+                    stack[top].members.append((stack[top].key, value))
+                } else {
+                    stack[top].items.append(value)
                 }
                 skipWhitespace()
                 guard position < bytes.count else {
                     throw error("unexpected end of file; expected ',' or '\(isObject ? "}" : "]")'")
                 }
                 let byte = bytes[position]
-                let closer = isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")
+                let closer = stack[top].closer
                 if byte == UInt8(ascii: ",") {
                     position += 1
                     skipWhitespace()
                     if peek() == closer {
                         // Trailing comma: accepted, as JSONSerialization does.
                         position += 1
-                        value = isObject ? .object(members) : .array(items)
+                        value = stack.removeLast().finish()
                         continue
                     }
-                    if isObject {
-                        stack.append(.object(members, key: try parseKey(), seen: seen))
-                    } else {
-                        stack.append(.array(items))
-                    }
+                    if isObject { stack[top].key = try parseKey() }
                     continue parsing
                 } else if byte == closer {
                     position += 1
-                    value = isObject ? .object(members) : .array(items)
+                    value = stack.removeLast().finish()
                     continue
                 } else {
                     throw error("unexpected \(describe(byte)); expected ',' or '\(isObject ? "}" : "]")'")

@@ -1,0 +1,11 @@
+// Fuzz target: Gramophone's native JSON reader (and the Vinyl library's bare arrays).
+// fuzz-seeds: vinyl dvr
+// fuzz-dict: json.dict
+import Foundation
+@testable import Gramophone
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
+    FuzzReader.check(Data(bytes: data, count: size), format: .gramophone)
+    return 0
+}

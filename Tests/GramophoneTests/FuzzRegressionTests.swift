@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+@testable import Gramophone
+
+/// Inputs the fuzzers (scripts/fuzz) found that broke a property, kept so they stay fixed.
+/// RELIABILITY.md lists each with the target and run that found it.
+@Suite("Fuzz regressions")
+struct FuzzRegressionTests {
+    /// GramophoneReader: `"recorded_at": 1e9991700000000` read as an infinite date, which the
+    /// writer then wrote as text no reader accepts. Dates outside years 1-9999 are now errors.
+    @Test func anInfiniteNumericDateIsAnError() throws {
+        let text = #"[{"request":{"url":"http://h/p"},"error":{"domain":"NSURLErrorDomain","code":-1009},"recorded_at":1e9991700000000}]"#
+        let error = try #require(throws: VinylError.self) { try Vinyl(data: Data(text.utf8), name: "fuzz", file: "fuzz.json") }
+        #expect(error.place == "[0].recordedAt")
+        #expect(error.file == "fuzz.json")
+    }
+
+    /// GramophoneReader: the largest and smallest dates that are accepted write back readably.
+    @Test func datesAtTheEdgesOfTheRangeSurviveARewrite() throws {
+        for seconds in [GramophoneFormat.dateRange.lowerBound, GramophoneFormat.dateRange.upperBound, 0] {
+            let text = #"[{"request":{"url":"http://h/p"},"response":{"status":200},"recordedAt":\#(GramophoneFormat.formatSeconds(seconds))}]"#
+            let vinyl = try Vinyl(data: Data(text.utf8), name: "edge")
+            let again = try Vinyl(data: vinyl.encoded(), name: "edge")
+            #expect(again.tracks[0].recordedAt == vinyl.tracks[0].recordedAt)
+        }
+    }
+
+    /// GramophoneReader: an infinite `duration` was accepted and written back as `0`.
+    @Test func anInfiniteDurationIsAnError() throws {
+        let text = #"{"tracks":[{"request":{"url":"http://h/p"},"response":{"status":200},"duration":1e999}]}"#
+        let error = try #require(throws: VinylError.self) { try Vinyl(data: Data(text.utf8), name: "fuzz", file: "fuzz.json") }
+        #expect(error.place == "tracks[0].duration")
+    }
+
+    /// A huge duration set in code overflowed the writer's rounding into `inf`, invalid JSON.
+    @Test func aHugeDurationStillWritesValidJSON() throws {
+        let vinyl = Vinyl(name: "huge", tracks: [Track(request: "https://a.example/", outcome: .status(200), duration: 1e305)])
+        let value = try JSONParser.parse(vinyl.encoded())
+        #expect(value["tracks"]?.arrayValue?.first?["duration"] == .number("1e+305"))
+    }
+
+    /// Found while checking URLs for the hostile-input tests: `:://` has an empty scheme in
+    /// Foundation and passed the "absolute URL" check.
+    @Test func aURLWithAnEmptySchemeIsAnError() throws {
+        let text = #"{"tracks":[{"request":{"url":":://"},"response":{"status":200}}]}"#
+        let error = try #require(throws: VinylError.self) { try Vinyl(data: Data(text.utf8), name: "fuzz", file: "fuzz.json") }
+        #expect(error.place == "tracks[0].request.url")
+    }
+
+    /// GramophoneReader, 775,364 executions in: a `recordedAt` with a fraction of a hundred
+    /// digits killed the process with a floating-point exception inside ICU's date parser
+    /// (reached through `DateFormatter`). Dates are now parsed by hand.
+    @Test func aDateWithAHundredFractionDigitsDoesNotCrash() throws {
+        let fraction = "123" + String(repeating: "2", count: 120)
+        let text = #"{"tracks":[{"request":{"url":"https://a.example/"},"response":{"status":200},"recordedAt":"2026-11-23T09:00:00.\#(fraction)Z"}]}"#
+        let vinyl = try Vinyl(data: Data(text.utf8), name: "fuzz")
+        let date = try #require(vinyl.tracks[0].recordedAt)
+        #expect(abs(date.timeIntervalSince1970 - 1_795_424_400.1232222) < 0.000_001)
+    }
+
+    /// The hand-written reader agrees with the forms the old formatter read and writes back.
+    @Test(arguments: [
+        ("2026-11-23T09:00:00Z", 1_795_424_400.0),
+        ("2026-11-23T09:00:00.250Z", 1_795_424_400.25),
+        ("2026-11-23T10:30:00+01:30", 1_795_424_400.0),
+        ("2026-11-23T07:00:00.5-02:00", 1_795_424_400.5),
+        ("2000-02-29T00:00:00Z", 951_782_400.0),
+        ("1969-12-31T23:59:59.999Z", -0.001),
+        ("0001-01-01T00:00:00Z", -62_135_596_800.0),
+        ("9999-12-31T23:59:59Z", 253_402_300_799.0),
+    ])
+    func isoDatesReadAndWriteBack(text: String, seconds: Double) throws {
+        let date = try #require(ISO8601.parse(text))
+        #expect(abs(date.timeIntervalSince1970 - seconds) < 0.000_001)
+        let again = try #require(ISO8601.parse(ISO8601.format(date)))
+        #expect(abs(again.timeIntervalSince1970 - seconds) < 0.001)
+    }
+
+    @Test(arguments: ["2026-02-30T00:00:00Z", "2026-11-23T24:00:00Z", "2026-11-23T09:00:00", "2026-11-23 09:00:00Z",
+                      "2026-11-23T09:00:00.Z", "2026-11-23T09:00:00+1:00", "0000-01-01T00:00:00Z", "2026-11-23T09:00:00Zjunk", "+2026-11-23T09:00:00Z"])
+    func malformedISODatesAreRefused(text: String) {
+        #expect(ISO8601.parse(text) == nil)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import Gramophone
+
+/// A recording is often the only copy of what an API once said. A test process killed while
+/// writing one (a crash, a CI timeout, Ctrl-C) must leave the complete old file or the complete
+/// new one: never a mix, an empty file or a stub.
+///
+/// A child process (`GramophoneWriterProbe`, built with the tests) writes two vinyls of about
+/// 1.3 and 2 MB in turn over one file with `Vinyl.write(to:)` and is killed with SIGKILL; after
+/// each kill the file must be byte-for-byte one of the two complete vinyls. Half the kills come
+/// at a random moment within a write; the other half as soon as the write's temporary file
+/// appears, so some certainly land between the first byte written and the rename.
+@Suite("Killed writers")
+struct KilledWriterTests {
+    static let kills = 60
+    static let tracks = 1024
+
+    /// The probe beside the test bundle in the build folder.
+    static var probe: URL {
+        Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("GramophoneWriterProbe")
+    }
+
+    static func temporaryFiles(in folder: URL) throws -> Set<String> {
+        Set(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") })
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+
+    @Test func aWriterKilledAtAnyMomentLeavesTheOldOrTheNewVinyl() throws {
+        let probe = Self.probe
+        try #require(FileManager.default.isExecutableFile(atPath: probe.path), "build the probe first: swift build --build-tests")
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        // The two complete vinyls, written by the probe itself without interruption.
+        let reference = Process()
+        reference.executableURL = probe
+        reference.arguments = ["--reference", folder.path, String(Self.tracks)]
+        try reference.run()
+        reference.waitUntilExit()
+        try #require(reference.terminationStatus == 0)
+        let aBytes = try Data(contentsOf: folder.appendingPathComponent("a.json"))
+        let bBytes = try Data(contentsOf: folder.appendingPathComponent("b.json"))
+        #expect(try Vinyl(data: aBytes, name: "a").tracks.count == Self.tracks)
+        #expect(aBytes.count > 1_000_000 && bBytes.count > aBytes.count)
+
+        let vinyls = folder.appendingPathComponent("Vinyls", isDirectory: true)
+        let target = vinyls.appendingPathComponent("killed.json")
+        try FileManager.default.createDirectory(at: vinyls, withIntermediateDirectories: true)
+        try aBytes.write(to: target)
+
+        var generator = SystemRandomNumberGenerator()
+        var seen = (a: 0, b: 0)
+        var midWriteKills = 0
+        for round in 0..<Self.kills {
+            let before = try Self.temporaryFiles(in: vinyls)
+            let process = Process()
+            process.executableURL = probe
+            process.arguments = [target.path, String(Self.tracks)]
+            let output = Pipe()
+            process.standardOutput = output
+            let started = ContinuousClock.now
+            try process.run()
+            if round.isMultiple(of: 2) {
+                // A random moment in the second write (or late in the first).
+                let wrote = output.fileHandleForReading.readData(ofLength: 6)
+                #expect(String(decoding: wrote, as: UTF8.self) == "wrote\n", "round \(round): the probe did not write")
+                let oneWrite = Self.seconds(ContinuousClock.now - started)
+                usleep(UInt32(Double.random(in: 0...oneWrite, using: &generator) * 1_000_000))
+            } else {
+                // As soon as a new temporary file exists: the write has begun and not yet been renamed.
+                let deadline = ContinuousClock.now + .seconds(60)
+                while try Self.temporaryFiles(in: vinyls).subtracting(before).isEmpty, ContinuousClock.now < deadline {
+                    usleep(100)
+                }
+                usleep(UInt32.random(in: 0...2_000, using: &generator))
+            }
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal, "round \(round): the probe ended by itself (status \(process.terminationStatus))")
+            if try Self.temporaryFiles(in: vinyls).count > before.count { midWriteKills += 1 }
+
+            let bytes = try Data(contentsOf: target)
+            if bytes == aBytes {
+                seen.a += 1
+            } else if bytes == bBytes {
+                seen.b += 1
+            } else {
+                Issue.record("round \(round): after SIGKILL the vinyl is neither complete version (\(bytes.count) bytes; versions have \(aBytes.count) and \(bBytes.count))")
+                return
+            }
+        }
+        print("killed writers: \(Self.kills) kills, \(midWriteKills) between the first byte and the rename; file was version a \(seen.a)×, b \(seen.b)×")
+        // Both versions were left behind, and some kills hit a write in progress: the test saw real interruptions.
+        #expect(seen.a > 0 && seen.b > 0, "a \(seen.a), b \(seen.b): the kills did not interleave with writes")
+        #expect(midWriteKills > 0, "no kill landed while a temporary file was being written")
+
+        // What is left reads as a vinyl through the normal path, and the leftovers of killed
+        // writes are hidden `.tmp` files that no vinyl lookup can pick up.
+        let read = try Turntable(vinylNamed: "killed", in: vinyls).vinyl
+        #expect(read.tracks.count == Self.tracks || read.tracks.count == Self.tracks + Self.tracks / 2)
+        for name in try FileManager.default.contentsOfDirectory(atPath: vinyls.path) where name != "killed.json" {
+            #expect(name.hasPrefix(".killed.json.") && name.hasSuffix(".tmp"), "unexpected file \(name)")
+            #expect(!VinylLocation.knownExtensions.contains((name as NSString).pathExtension))
+        }
+    }
+}
