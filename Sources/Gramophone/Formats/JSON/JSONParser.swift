@@ -34,9 +34,14 @@ struct JSONParser {
 
     private init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
 
-    private enum Frame {
-        case array([JSONValue])
-        case object([(key: String, value: JSONValue)], key: String, seen: Set<String>?)
+    /// An open container. Frames are mutated in place on the stack: moving the array out and
+    /// back would copy it on every element (quadratic on a 10,000-track vinyl).
+    private struct Frame {
+        var isObject: Bool
+        var items: [JSONValue] = []
+        var members: [(key: String, value: JSONValue)] = []
+        var key = ""
+        var seen: Set<String>? = nil
     }
 
     private mutating func parseDocument() throws(JSONSyntaxError) -> JSONValue {
@@ -56,7 +61,7 @@ struct JSONParser {
                     value = .object([])
                 } else {
                     guard stack.count < Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
-                    stack.append(.object([], key: try parseKey(), seen: nil))
+                    stack.append(Frame(isObject: true, key: try parseKey()))
                     continue parsing
                 }
             case UInt8(ascii: "["):
@@ -67,7 +72,7 @@ struct JSONParser {
                     value = .array([])
                 } else {
                     guard stack.count < Self.maximumDepth else { throw error("nested deeper than \(Self.maximumDepth) levels") }
-                    stack.append(.array([]))
+                    stack.append(Frame(isObject: false))
                     continue parsing
                 }
             case UInt8(ascii: "\""):
@@ -86,25 +91,20 @@ struct JSONParser {
 
             // Hand the finished value to its container, closing containers as they end.
             while true {
-                guard let frame = stack.popLast() else {
+                guard !stack.isEmpty else {
                     skipWhitespace()
                     guard position == bytes.count else { throw error("unexpected \(describe(bytes[position])) after the end of the document") }
                     return value
                 }
-                var items: [JSONValue] = []
-                var members: [(key: String, value: JSONValue)] = []
-                var isObject = false
-                var seen: Set<String>? = nil
-                switch frame {
-                case .array(let existing):
-                    items = existing
-                    items.append(value)
-                case .object(let existing, let key, let existingSeen):
-                    isObject = true
-                    members = existing
-                    seen = existingSeen
-                    try checkDuplicate(key, in: members, seen: &seen)
-                    members.append((key, value))
+                let top = stack.count - 1
+                let isObject = stack[top].isObject
+                if isObject {
+                    var seen = stack[top].seen
+                    try checkDuplicate(stack[top].key, in: stack[top].members, seen: &seen)
+                    stack[top].seen = seen
+                    stack[top].members.append((stack[top].key, value))
+                } else {
+                    stack[top].items.append(value)
                 }
                 skipWhitespace()
                 guard position < bytes.count else {
@@ -118,18 +118,16 @@ struct JSONParser {
                     if peek() == closer {
                         // Trailing comma: accepted, as JSONSerialization does.
                         position += 1
-                        value = isObject ? .object(members) : .array(items)
+                        let frame = stack.removeLast()
+                        value = isObject ? .object(frame.members) : .array(frame.items)
                         continue
                     }
-                    if isObject {
-                        stack.append(.object(members, key: try parseKey(), seen: seen))
-                    } else {
-                        stack.append(.array(items))
-                    }
+                    if isObject { stack[top].key = try parseKey() }
                     continue parsing
                 } else if byte == closer {
                     position += 1
-                    value = isObject ? .object(members) : .array(items)
+                    let frame = stack.removeLast()
+                    value = isObject ? .object(frame.members) : .array(frame.items)
                     continue
                 } else {
                     throw error("unexpected \(describe(byte)); expected ',' or '\(isObject ? "}" : "]")'")
