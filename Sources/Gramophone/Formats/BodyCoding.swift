@@ -3,7 +3,8 @@ import Foundation
 /// How bodies are stored in JSON vinyl files, readable where that loses nothing.
 ///
 /// Reading follows the conventions of the files' writers: JSON values are JSON bodies;
-/// strings are text under `text/*` and base64 under any other content type; with no
+/// strings are text under `text/*` and `application/json…` and base64 under any other
+/// content type (vendor `+json` included, as the fixtures show); with no
 /// content type at all the Vinyl library wrote text and DVR wrote base64. An explicit
 /// `bodyEncoding` (`json`, `text`, `base64`) overrides the guess; the writer adds it exactly
 /// where the guess would not give back the same bytes.
@@ -40,8 +41,9 @@ enum BodyCoding {
         guard let mediaType = headers.mediaType else {
             return convention == .vinyl ? Data(text.utf8) : try base64(text, path: path)
         }
-        if mediaType.hasPrefix("text/") || isJSON(mediaType) {
-            // A string under a JSON type is what a server sent as text; keep its bytes.
+        // Vinyl and DVR decide by the exact type: only `text/*` and `application/json…` hold
+        // strings; a vendor `+json` string is base64 (DVR's 401 fixture is one).
+        if mediaType.hasPrefix("text/") || mediaType.hasPrefix("application/json") {
             return Data(text.utf8)
         }
         return try base64(text, path: path)
@@ -66,7 +68,10 @@ enum BodyCoding {
                 if case .string = value { return (value, "json") }
                 return (value, nil)
             }
-            return isText ? (.string(String(decoding: body, as: UTF8.self)), nil) : (.string(body.base64EncodedString()), "base64")
+            // Not canonical JSON: keep the exact text. Only `application/json…` strings read
+            // back as text without being told.
+            if isText { return (.string(String(decoding: body, as: UTF8.self)), mediaType.hasPrefix("application/json") ? nil : "text") }
+            return (.string(body.base64EncodedString()), "base64")
         }
         guard let mediaType else {
             return isText ? (.string(String(decoding: body, as: UTF8.self)), nil) : (.string(body.base64EncodedString()), "base64")

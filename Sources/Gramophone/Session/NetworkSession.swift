@@ -15,6 +15,14 @@ import FoundationNetworking
 public protocol NetworkSession: Sendable {
     func data(for request: URLRequest) async throws -> (Data, URLResponse)
     func data(from url: URL) async throws -> (Data, URLResponse)
+    /// Sends `bodyData` as the request's body.
+    func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse)
+    /// Sends the contents of `fileURL` as the request's body.
+    func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse)
+    /// Downloads the answer into a temporary file the caller owns.
+    func download(for request: URLRequest) async throws -> (URL, URLResponse)
+    /// Downloads the answer for `url` into a temporary file the caller owns.
+    func download(from url: URL) async throws -> (URL, URLResponse)
     func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask
 }
 
@@ -27,5 +35,21 @@ extension URLSession: NetworkSession {
 
     public func data(from url: URL) async throws -> (Data, URLResponse) {
         try await data(from: url, delegate: nil)
+    }
+
+    public func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
+        try await upload(for: request, from: bodyData, delegate: nil)
+    }
+
+    public func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
+        try await upload(for: request, fromFile: fileURL, delegate: nil)
+    }
+
+    public func download(for request: URLRequest) async throws -> (URL, URLResponse) {
+        try await download(for: request, delegate: nil)
+    }
+
+    public func download(from url: URL) async throws -> (URL, URLResponse) {
+        try await download(from: url, delegate: nil)
     }
 }

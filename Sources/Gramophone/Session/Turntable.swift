@@ -42,6 +42,11 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     let deck: Locked<Deck>
+    /// Stubs written in code, answered before the vinyl (Turntable+Stubs.swift).
+    let stubs = StubRegistry()
+
+    /// Delegate, queue, timing and the URLProtocol class (Session/SessionSettings.swift).
+    let settings = Locked(SessionSettings())
 
     /// A Turntable playing `vinyl`.
     /// - Parameter file: where the vinyl came from, named in miss reports.
@@ -70,17 +75,23 @@ public final class Turntable: NetworkSession, Sendable {
 
     static func resource(named name: String, in bundle: Bundle) throws -> URL {
         try VinylLocation.validate(name)
-        guard let resources = bundle.resourceURL else {
-            throw VinylError(.notFound, file: bundle.bundlePath, problem: "the bundle has no resources folder", fix: "Add the vinyls to the target's resources in Package.swift")
-        }
+        let relative = try VinylLocation.file(for: name, in: URL(fileURLWithPath: "/")).path.dropFirst()
+        let folder = (relative as NSString).deletingLastPathComponent
+        let file = (relative as NSString).lastPathComponent
+        let base = (file as NSString).deletingPathExtension
+        let ext = (file as NSString).pathExtension
         var tried: [String] = []
-        for folder in [resources, resources.appendingPathComponent("Vinyls"), resources.appendingPathComponent("Resources"), resources.appendingPathComponent("Resources/Vinyls")] {
-            let file = try VinylLocation.file(for: name, in: folder)
-            if FileManager.default.fileExists(atPath: file.path) { return file }
-            tried.append(file.path)
+        // SwiftPM's `.copy("Vinyls")` keeps the folder, `.process` flattens it: look in both.
+        for prefix in ["", "Vinyls", "Resources", "Resources/Vinyls"] {
+            let subdirectory = [prefix, folder].filter { !$0.isEmpty }.joined(separator: "/")
+            if let url = bundle.url(forResource: base, withExtension: ext, subdirectory: subdirectory.isEmpty ? nil : subdirectory) {
+                return url
+            }
+            tried.append(subdirectory.isEmpty ? file : subdirectory + "/" + file)
         }
-        throw VinylError(.notFound, file: tried.first, problem: "no vinyl named \"\(name)\" in the bundle (looked at \(tried.joined(separator: ", ")))",
-                         fix: "Add the file to the test target's resources (resources: [.copy(\"Vinyls\")]) or record it")
+        throw VinylError(.notFound, file: bundle.bundleURL.appendingPathComponent(tried[0]).path,
+                         problem: "no vinyl named \"\(name)\" in the bundle \(bundle.bundleURL.lastPathComponent) (looked for \(tried.joined(separator: ", ")))",
+                         fix: "Add the vinyls to the test target's resources (resources: [.copy(\"Vinyls\")]) or record them")
     }
 
     // MARK: Changing the vinyl
@@ -194,15 +205,14 @@ public final class Turntable: NetworkSession, Sendable {
 
     /// Answers `live`: the async entry point every API style funnels into.
     func answer(_ live: Track.Request) async -> Answer {
-        play(live)
+        if let stubbed = await stubs.turntableAnswer(live) { return stubbed }
+        return play(live)
     }
 
     // MARK: NetworkSession
 
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
-        let answer = await answer(try Track.Request(request))
-        let (response, body) = try answer.outcome.get()
-        return (body, response)
+        try await answerTimed(try Track.Request(request))
     }
 
     public func data(from url: URL) async throws -> (Data, URLResponse) {
@@ -210,7 +220,7 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     public func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
-        TurntableDataTask(turntable: self, request: request, completionHandler: completionHandler)
+        TurntableDataTask(core: TaskCore(turntable: self, request: request, kind: .data, completion: .data(completionHandler)))
     }
 }
 

@@ -31,7 +31,9 @@ enum HTTPBin {
 enum TestFiles {
     /// Files written by other tools (copied from shared/fixtures; see its README for sources and licenses).
     static var fixtures: URL {
-        Bundle.module.resourceURL!.appendingPathComponent("Resources/Fixtures")
+        // `.copy("Resources")` keeps the folder; ask the bundle rather than assume its layout.
+        Bundle.module.url(forResource: "Fixtures", withExtension: nil, subdirectory: "Resources")
+            ?? Bundle.module.bundleURL.appendingPathComponent("Resources/Fixtures")
     }
 
     static func fixture(_ path: String) -> URL { fixtures.appendingPathComponent(path) }

@@ -1,0 +1,71 @@
+import Foundation
+
+/// When a Turntable's answers arrive.
+///
+/// By default every answer arrives at once. Code that must cope with slow or out-of-order
+/// responses (spinners, timeouts, races between concurrent requests) can replay the timing
+/// the vinyl recorded instead.
+public enum PlaybackTiming: Sendable, Hashable {
+    /// Each answer as soon as it is asked for: the default, and the fastest.
+    case immediate
+    /// Each answer after the track's recorded `duration` (divided by `speed`), counted from
+    /// when it was asked for ("momentary" timing). Tracks without a duration answer at once.
+    case recordedDuration(speed: Double = 1)
+    /// Concurrent requests complete in the order they completed when recorded: a track answers
+    /// at `recordedAt + duration` on the recording's clock, replayed from the moment the first
+    /// request reached the Turntable (and after `restartPlaybackClock()`), divided by `speed`.
+    /// Tracks without `recordedAt` fall back to `recordedDuration`.
+    case chronological(speed: Double = 1)
+}
+
+/// The clock the chronological mode replays against.
+struct PlaybackClock: Sendable {
+    /// Wall-clock start and the recording's start it stands for, set by the first request.
+    var origin: (wall: Date, recording: Date)?
+}
+
+extension Turntable {
+    /// Forgets when playback started, so the next request is the recording's start again.
+    public func restartPlaybackClock() {
+        settings.withLock { $0.clock = PlaybackClock() }
+    }
+
+    /// How long to hold `answer` back under the current timing, in seconds.
+    func playbackDelay(for answer: Answer) -> TimeInterval {
+        let (timing, clock) = settings.withLock { ($0.timing, $0.clock) }
+        switch timing {
+        case .immediate:
+            return 0
+        case .recordedDuration(let speed):
+            return Self.scaled(answer.duration ?? 0, speed)
+        case .chronological(let speed):
+            guard let index = answer.trackIndex else { return 0 }
+            let (recordedAt, start) = deck.withLock { deck -> (Date?, Date?) in
+                guard deck.index.tracks.indices.contains(index) else { return (nil, nil) }
+                return (deck.index.tracks[index].recordedAt, deck.index.tracks.compactMap(\.recordedAt).min())
+            }
+            guard let recordedAt, let start else { return Self.scaled(answer.duration ?? 0, speed) }
+            let now = Date()
+            let origin = clock.origin ?? settings.withLock { settings in
+                // The first request sets the origin; a racing second one keeps the first's.
+                if settings.clock.origin == nil { settings.clock.origin = (now, start) }
+                return settings.clock.origin ?? (now, start)
+            }
+            let finishedInRecording = recordedAt.addingTimeInterval(answer.duration ?? 0).timeIntervalSince(origin.recording)
+            let due = origin.wall.addingTimeInterval(Self.scaled(finishedInRecording, speed))
+            return max(0, due.timeIntervalSince(now))
+        }
+    }
+
+    /// Waits out `answer`'s delay; returns early (without throwing) when the task is cancelled.
+    func waitForPlayback(of answer: Answer) async {
+        let delay = playbackDelay(for: answer)
+        guard delay > 0 else { return }
+        try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
+    }
+
+    private static func scaled(_ seconds: TimeInterval, _ speed: Double) -> TimeInterval {
+        guard seconds.isFinite, seconds > 0, speed.isFinite, speed > 0 else { return 0 }
+        return seconds / speed
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a Turntable task sends.
+enum TaskKind: Sendable {
+    case data
+    case upload(UploadSource)
+    case download
+}
+
+/// An upload's body: given bytes, or a file read when the task starts.
+enum UploadSource: Sendable {
+    case data(Data)
+    case file(URL)
+
+    func read() throws -> Data {
+        switch self {
+        case .data(let data): return data
+        case .file(let url):
+            do { return try Data(contentsOf: url) } catch {
+                throw URLError(.fileDoesNotExist, userInfo: [NSURLErrorFailingURLErrorKey: url, NSLocalizedDescriptionKey: "The upload file \(url.path) cannot be read"])
+            }
+        }
+    }
+}
+
+/// Who hears the end of a task: its completion handler, or else the Turntable's delegate.
+enum TaskCompletion: Sendable {
+    case delegate
+    case data(@Sendable (Data?, URLResponse?, (any Error)?) -> Void)
+    case download(@Sendable (URL?, URLResponse?, (any Error)?) -> Void)
+}
+
+/// The engine shared by the Turntable's data, upload and download tasks: their state, their
+/// counters and the sequence of calls a URLSession makes. Each task class forwards to it.
+final class TaskCore: Sendable {
+    struct State {
+        var state: URLSessionTask.State = .suspended
+        var response: URLResponse?
+        var error: (any Error)?
+        var received: Int64 = 0
+        var expectedToReceive: Int64 = 0
+        var sent: Int64 = 0
+        var expectedToSend: Int64 = 0
+        var cancelRequested = false
+        var driver: Task<Void, Never>?
+    }
+
+    let turntable: Turntable
+    let request: URLRequest
+    let kind: TaskKind
+    let completion: TaskCompletion
+    let identifier: Int
+    let locked = Locked(State())
+    // Progress is thread-safe on Apple systems; we only write it under `locked`.
+    private let progressBox = Unchecked(Progress(totalUnitCount: -1))
+    var progress: Progress { progressBox.value }
+
+    init(turntable: Turntable, request: URLRequest, kind: TaskKind, completion: TaskCompletion) {
+        self.turntable = turntable
+        self.request = request
+        self.kind = kind
+        self.completion = completion
+        identifier = turntable.nextTaskIdentifier()
+        if case .upload(.data(let body)) = kind {
+            locked.withLock { $0.expectedToSend = Int64(body.count) }
+        }
+    }
+
+    var state: URLSessionTask.State { locked.withLock { $0.state } }
+
+    /// Starts the task once; later calls, and calls after `cancel`, do nothing.
+    func resume(_ task: URLSessionTask) {
+        let box = Unchecked(task)
+        locked.withLock { state in
+            guard state.state == .suspended, !state.cancelRequested else { return }
+            state.state = .running
+            state.driver = Task { await self.run(box.value) }
+        }
+    }
+
+    /// Ends the task with `URLError(.cancelled)`, whether or not it was resumed.
+    func cancel(_ task: URLSessionTask) {
+        let box = Unchecked(task)
+        locked.withLock { state in
+            guard state.state == .suspended || state.state == .running else { return }
+            state.cancelRequested = true
+            let neverStarted = state.state == .suspended
+            state.state = .canceling
+            if neverStarted {
+                // URLSession reports a cancelled task even when it was never resumed.
+                state.driver = Task { await self.finish(box.value, error: self.cancellationError) }
+            } else {
+                state.driver?.cancel()
+            }
+        }
+    }
+
+    private var cancelRequested: Bool { locked.withLock { $0.cancelRequested } }
+
+    var cancellationError: URLError {
+        var info: [String: Any] = [NSLocalizedDescriptionKey: "cancelled"]
+        if let url = request.url {
+            info[NSURLErrorFailingURLErrorKey] = url
+            // NSURLErrorFailingURLStringKey's value; the constant is missing on Linux.
+            info["NSErrorFailingURLStringKey"] = url.absoluteString
+        }
+        return URLError(.cancelled, userInfo: info)
+    }
+
+    // MARK: The run
+
+    private func run(_ task: URLSessionTask) async {
+        let delegation = turntable.delegation(for: completion)
+        let outcome: Result<(HTTPURLResponse, Data), any Error>
+        do {
+            var live = try Track.Request(request)
+            if case .upload(let source) = kind {
+                // Upload bodies take part in matching: they become the request's body.
+                live.body = try source.read()
+                let count = Int64(live.body.count)
+                locked.withLock { $0.sent = count; $0.expectedToSend = count }
+                if count > 0, let delegation {
+                    await delegation.perform { delegation.didSendBodyData(task, count) }
+                }
+            }
+            let answer = await turntable.answer(live)
+            await turntable.waitForPlayback(of: answer)
+            outcome = answer.outcome
+        } catch {
+            outcome = .failure(error)
+        }
+        if cancelRequested { return await finish(task, error: cancellationError) }
+        switch outcome {
+        case .failure(let error):
+            await finish(task, error: error)
+        case .success(let (response, body)):
+            locked.withLock { state in
+                state.response = response
+                state.expectedToReceive = Int64(body.count)
+                progress.totalUnitCount = Int64(body.count)
+            }
+            await deliver(task, response, body, delegation)
+        }
+    }
+
+    private func deliver(_ task: URLSessionTask, _ response: HTTPURLResponse, _ body: Data, _ delegation: Delegation?) async {
+        switch completion {
+        case .data:
+            received(body.count)
+            await finish(task, error: nil, data: body)
+        case .download:
+            do {
+                let file = try Self.writeTemporaryFile(body)
+                received(body.count)
+                await finish(task, error: nil, file: file)
+            } catch {
+                await finish(task, error: error)
+            }
+        case .delegate:
+            guard let delegation else {
+                received(body.count)
+                return await finish(task, error: nil)
+            }
+            let chunks = Self.chunks(of: body, size: turntable.bodyChunkSize)
+            if case .download = kind {
+                let file: URL
+                do { file = try Self.writeTemporaryFile(body) } catch { return await finish(task, error: error) }
+                for chunk in chunks {
+                    if cancelRequested { try? FileManager.default.removeItem(at: file); return await finish(task, error: cancellationError) }
+                    let total = received(chunk.count)
+                    await delegation.perform { delegation.didWriteData(task, Int64(chunk.count), total, Int64(body.count)) }
+                }
+                if cancelRequested { try? FileManager.default.removeItem(at: file); return await finish(task, error: cancellationError) }
+                // As URLSession does, the file is gone once the delegate method returns.
+                await delegation.perform {
+                    delegation.didFinishDownloading(task, to: file)
+                    try? FileManager.default.removeItem(at: file)
+                }
+                return await finish(task, error: nil)
+            }
+            let disposition = await delegation.didReceiveResponse(task, response)
+            guard disposition != .cancel, !cancelRequested else { return await finish(task, error: cancellationError) }
+            for chunk in chunks {
+                if cancelRequested { return await finish(task, error: cancellationError) }
+                received(chunk.count)
+                await delegation.perform { delegation.didReceiveData(task, chunk) }
+            }
+            await finish(task, error: nil)
+        }
+    }
+
+    /// Counts `count` more bytes received; returns the total.
+    @discardableResult
+    private func received(_ count: Int) -> Int64 {
+        locked.withLock { state in
+            state.received += Int64(count)
+            progress.completedUnitCount = state.received
+            return state.received
+        }
+    }
+
+    /// Completes the task once: records the error, marks it completed and tells the
+    /// completion handler or the delegate, on the delegate queue.
+    func finish(_ task: URLSessionTask, error: (any Error)?, data: Data? = nil, file: URL? = nil) async {
+        let response = locked.withLock { state -> URLResponse?? in
+            guard state.state != .completed else { return nil }
+            state.state = .completed
+            state.error = error
+            state.driver = nil
+            if error == nil, progress.totalUnitCount < 0 {
+                progress.totalUnitCount = state.received
+                progress.completedUnitCount = state.received
+            }
+            return .some(error == nil ? state.response : nil)
+        }
+        guard let response else { return }
+        let queue = turntable.delegateQueue
+        switch completion {
+        case .data(let handler):
+            await Self.perform(on: queue) { handler(error == nil ? (data ?? Data()) : nil, response, error) }
+        case .download(let handler):
+            await Self.perform(on: queue) {
+                handler(file, response, error)
+                if let file { try? FileManager.default.removeItem(at: file) }
+            }
+        case .delegate:
+            guard let delegation = turntable.delegation(for: completion) else { return }
+            await delegation.perform { delegation.didComplete(task, error: error) }
+        }
+    }
+
+    // MARK: Helpers
+
+    static func perform(on queue: OperationQueue, _ body: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            queue.addOperation {
+                body()
+                continuation.resume()
+            }
+        }
+    }
+
+    static func chunks(of body: Data, size: Int) -> [Data] {
+        guard body.count > size else { return body.isEmpty ? [] : [body] }
+        return stride(from: body.startIndex, to: body.endIndex, by: size).map { start in
+            body.subdata(in: start..<min(start + size, body.endIndex))
+        }
+    }
+
+    /// Writes a download's body where URLSession puts downloads: a fresh file in the temporary folder.
+    static func writeTemporaryFile(_ body: Data) throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("Gramophone-\(UUID().uuidString).tmp")
+        do {
+            try body.write(to: file)
+        } catch {
+            throw URLError(.cannotCreateFile, userInfo: [NSLocalizedDescriptionKey: "Cannot write the download to \(file.path): \(error.localizedDescription)"])
+        }
+        return file
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// URLSession's task and transfer API on a Turntable. Every method funnels into
+// `Turntable.answer(_:)`, so all API styles see the same tracks and the same errors.
+extension Turntable {
+    // MARK: Tasks
+
+    /// A data task that reports to the delegate (if any); call `resume()` to start it.
+    public func dataTask(with request: URLRequest) -> URLSessionDataTask {
+        TurntableDataTask(core: TaskCore(turntable: self, request: request, kind: .data, completion: .delegate))
+    }
+
+    /// A data task for `url` that reports to the delegate (if any).
+    public func dataTask(with url: URL) -> URLSessionDataTask {
+        dataTask(with: URLRequest(url: url))
+    }
+
+    /// A data task for `url` whose completion handler runs on the delegate queue.
+    public func dataTask(with url: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
+        dataTask(with: URLRequest(url: url), completionHandler: completionHandler)
+    }
+
+    /// An upload task sending `bodyData` as the request's body; the body takes part in matching.
+    public func uploadTask(with request: URLRequest, from bodyData: Data) -> URLSessionUploadTask {
+        TurntableUploadTask(core: TaskCore(turntable: self, request: request, kind: .upload(.data(bodyData)), completion: .delegate))
+    }
+
+    /// An upload task sending `bodyData`, with a completion handler run on the delegate queue.
+    public func uploadTask(with request: URLRequest, from bodyData: Data?, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionUploadTask {
+        TurntableUploadTask(core: TaskCore(turntable: self, request: request, kind: .upload(.data(bodyData ?? Data())), completion: .data(completionHandler)))
+    }
+
+    /// An upload task sending the contents of `fileURL`, read when the task starts; a file that
+    /// cannot be read fails the task with `URLError(.fileDoesNotExist)`.
+    public func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
+        TurntableUploadTask(core: TaskCore(turntable: self, request: request, kind: .upload(.file(fileURL)), completion: .delegate))
+    }
+
+    /// An upload task sending the contents of `fileURL`, with a completion handler.
+    public func uploadTask(with request: URLRequest, fromFile fileURL: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionUploadTask {
+        TurntableUploadTask(core: TaskCore(turntable: self, request: request, kind: .upload(.file(fileURL)), completion: .data(completionHandler)))
+    }
+
+    /// A download task reporting to the delegate: `didWriteData`, then `didFinishDownloadingTo`
+    /// with a temporary file that is removed when that method returns.
+    public func downloadTask(with request: URLRequest) -> URLSessionDownloadTask {
+        TurntableDownloadTask(core: TaskCore(turntable: self, request: request, kind: .download, completion: .delegate))
+    }
+
+    /// A download task for `url` reporting to the delegate.
+    public func downloadTask(with url: URL) -> URLSessionDownloadTask {
+        downloadTask(with: URLRequest(url: url))
+    }
+
+    /// A download task whose handler gets a temporary file, removed when the handler returns.
+    public func downloadTask(with request: URLRequest, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask {
+        TurntableDownloadTask(core: TaskCore(turntable: self, request: request, kind: .download, completion: .download(completionHandler)))
+    }
+
+    /// A download task for `url` with a completion handler.
+    public func downloadTask(with url: URL, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask {
+        downloadTask(with: URLRequest(url: url), completionHandler: completionHandler)
+    }
+
+    // MARK: Async transfers
+
+    /// Sends `bodyData` as the body of `request` (it takes part in matching) and returns the answer.
+    public func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
+        var live = try Track.Request(request)
+        live.body = bodyData
+        return try await answerTimed(live)
+    }
+
+    /// Sends the contents of `fileURL` as the body of `request` and returns the answer.
+    public func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
+        try await upload(for: request, from: UploadSource.file(fileURL).read())
+    }
+
+    /// Downloads the answer to `request` into a new temporary file, which the caller owns
+    /// (move or delete it), as with `URLSession.download(for:)`.
+    public func download(for request: URLRequest) async throws -> (URL, URLResponse) {
+        let (body, response) = try await answerTimed(try Track.Request(request))
+        return (try TaskCore.writeTemporaryFile(body), response)
+    }
+
+    /// Downloads the answer for `url` into a new temporary file the caller owns.
+    public func download(from url: URL) async throws -> (URL, URLResponse) {
+        try await download(for: URLRequest(url: url))
+    }
+
+    /// The answer to `live` after the playback timing's delay, as `(body, response)`.
+    func answerTimed(_ live: Track.Request) async throws -> (Data, URLResponse) {
+        let answer = await answer(live)
+        await waitForPlayback(of: answer)
+        // URLSession reports a cancelled Swift task as URLError(.cancelled).
+        if Task.isCancelled { throw URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: live.url]) }
+        let (response, body) = try answer.outcome.get()
+        return (body, response)
+    }
+}

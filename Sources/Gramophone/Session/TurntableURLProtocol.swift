@@ -1,0 +1,194 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+// A real URLSession answered by a Turntable.
+//
+// Each Turntable gets a URLProtocol class of its own, so a session knows its Turntable by the
+// class it instantiates, with no "current vinyl" anywhere: Swift instantiates generic classes
+// at run time, and `TurntableURLProtocol<Slot>` specialised over a chain of marker types
+// spelling a number in binary (`SlotBit1<SlotBit0<SlotRoot>>` is 0b10 = 2, counting from the
+// outside in) is a distinct class per number. A lock-protected table maps each class to its
+// Turntable, weakly. Routing by a header in the configuration would not work: on Linux,
+// `httpAdditionalHeaders` never reach the URLProtocol.
+
+/// A type in the chain that names a protocol class.
+protocol SlotMarker {}
+enum SlotRoot: SlotMarker {}
+enum SlotBit0<Next: SlotMarker>: SlotMarker {}
+enum SlotBit1<Next: SlotMarker>: SlotMarker {}
+
+extension SlotMarker {
+    static var appendingZero: any SlotMarker.Type { SlotBit0<Self>.self }
+    static var appendingOne: any SlotMarker.Type { SlotBit1<Self>.self }
+    static var protocolClass: URLProtocol.Type { TurntableURLProtocol<Self>.self }
+}
+
+/// Which Turntable each protocol class answers for.
+enum ProtocolSlots {
+    private struct WeakTurntable: Sendable {
+        weak var turntable: Turntable?
+    }
+
+    private struct Table: Sendable {
+        var next = 0
+        var owners: [ObjectIdentifier: WeakTurntable] = [:]
+    }
+
+    private static let table = Locked(Table())
+
+    /// A protocol class no other Turntable has had, now owned by `turntable`.
+    static func claim(for turntable: Turntable) -> URLProtocol.Type {
+        table.withLock { table in
+            let number = table.next
+            table.next += 1
+            let protocolClass = marker(for: number).protocolClass
+            table.owners[ObjectIdentifier(protocolClass)] = WeakTurntable(turntable: turntable)
+            // Forget owners that are gone, so the table stays as small as the live Turntables.
+            if table.owners.count > 64, table.owners.count.isMultiple(of: 64) {
+                table.owners = table.owners.filter { $0.value.turntable != nil }
+            }
+            return protocolClass
+        }
+    }
+
+    static func turntable(for protocolClass: AnyClass) -> Turntable? {
+        table.withLock { $0.owners[ObjectIdentifier(protocolClass)]?.turntable }
+    }
+
+    /// Answers `urlProtocol`'s request from `turntable` after the playback delay. Not generic,
+    /// so the task captures no metatype of the protocol class.
+    static func load(_ urlProtocol: Unchecked<URLProtocol>, from turntable: Turntable,
+                     deliver: @escaping @Sendable (URLProtocol, Result<(HTTPURLResponse, Data), any Error>) -> Void) -> Task<Void, Never> {
+        let request = urlProtocol.value.request
+        return Task {
+            let answer: Turntable.Answer
+            do {
+                answer = await turntable.answer(try Track.Request(request))
+            } catch {
+                deliver(urlProtocol.value, .failure(error))
+                return
+            }
+            await turntable.waitForPlayback(of: answer)
+            guard !Task.isCancelled else { return }
+            deliver(urlProtocol.value, answer.outcome)
+        }
+    }
+
+    static func deliver(_ outcome: Result<(HTTPURLResponse, Data), any Error>, to urlProtocol: URLProtocol, chunkSize: Int) {
+        let client = urlProtocol.client
+        switch outcome {
+        case .failure(let error):
+            client?.urlProtocol(urlProtocol, didFailWithError: error)
+        case .success(let (response, body)):
+            client?.urlProtocol(urlProtocol, didReceive: decoded(response, bodyLength: body.count), cacheStoragePolicy: .notAllowed)
+            #if canImport(FoundationNetworking)
+            // Linux Foundation keeps only the last `didLoad` for completion-handler and async
+            // tasks (it stores rather than appends), so the body goes in one piece there.
+            if !body.isEmpty { client?.urlProtocol(urlProtocol, didLoad: body) }
+            #else
+            for chunk in TaskCore.chunks(of: body, size: chunkSize) {
+                client?.urlProtocol(urlProtocol, didLoad: chunk)
+            }
+            #endif
+            client?.urlProtocolDidFinishLoading(urlProtocol)
+        }
+    }
+
+    /// The response without `Content-Encoding`: a vinyl holds bodies as the client saw them
+    /// (already decoded), so nothing on this path may decode them a second time.
+    static func decoded(_ response: HTTPURLResponse, bodyLength: Int) -> HTTPURLResponse {
+        var fields: [String: String] = [:]
+        var changed = false
+        for case let (name as String, value as String) in response.allHeaderFields {
+            switch name.lowercased() {
+            case "content-encoding": changed = true
+            case "content-length": fields[name] = String(bodyLength); changed = changed || value != String(bodyLength)
+            default: fields[name] = value
+            }
+        }
+        guard changed, let url = response.url else { return response }
+        return HTTPURLResponse(url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: fields) ?? response
+    }
+
+    static func marker(for number: Int) -> any SlotMarker.Type {
+        var marker: any SlotMarker.Type = SlotRoot.self
+        var rest = number
+        repeat {
+            marker = rest & 1 == 1 ? marker.appendingOne : marker.appendingZero
+            rest >>= 1
+        } while rest > 0
+        return marker
+    }
+}
+
+/// Answers a URLSession's requests from the Turntable that owns this class.
+final class TurntableURLProtocol<Slot: SlotMarker>: URLProtocol {
+    private let loading = Locked<Task<Void, Never>?>(nil)
+
+    override class func canInit(with request: URLRequest) -> Bool {
+        ProtocolSlots.turntable(for: self) != nil
+    }
+
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override func startLoading() {
+        guard let turntable = ProtocolSlots.turntable(for: Self.self) else {
+            client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "The Turntable behind this URLSession no longer exists; keep it alive while the session is used"]))
+            return
+        }
+        let task = ProtocolSlots.load(Unchecked(self as URLProtocol), from: turntable) { urlProtocol, outcome in
+            ProtocolSlots.deliver(outcome, to: urlProtocol, chunkSize: turntable.bodyChunkSize)
+        }
+        loading.withLock { $0 = task }
+    }
+
+    override func stopLoading() {
+        loading.withLock { $0?.cancel() }
+    }
+}
+
+extension Turntable {
+    /// The URLProtocol class that answers requests from this Turntable, for configurations
+    /// built elsewhere (add it first to their `protocolClasses`).
+    public var urlProtocolClass: AnyClass {
+        settings.withLock { makeProtocolClassLocked(&$0) }
+    }
+
+    /// A configuration whose sessions this Turntable answers: `base` (ephemeral by default)
+    /// with the Turntable's URLProtocol class first and caching off, so every request reaches it.
+    ///
+    /// Upload bodies (`uploadTask`, `upload(for:from:)`) do not reach a URLProtocol, so requests
+    /// made that way match without their body; use the Turntable's own upload methods when
+    /// the body matters.
+    public func makeURLSessionConfiguration(base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
+        settings.withLock { settings in
+            let configuration = makeURLSessionConfigurationLocked(&settings, base: base)
+            return configuration
+        }
+    }
+
+    /// A real `URLSession` whose requests this Turntable answers, for code that needs a
+    /// concrete `URLSession`. Sessions from different Turntables never see each other's tracks.
+    /// The session calls its `delegate` itself, as any URLSession does; hold on to the
+    /// Turntable while the session is in use.
+    public func makeURLSession(delegate: (any URLSessionDelegate)? = nil, delegateQueue: OperationQueue? = nil) -> URLSession {
+        URLSession(configuration: makeURLSessionConfiguration(), delegate: delegate, delegateQueue: delegateQueue)
+    }
+
+    func makeURLSessionConfigurationLocked(_ settings: inout SessionSettings, base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
+        let configuration = base.copy() as? URLSessionConfiguration ?? .ephemeral
+        configuration.protocolClasses = [makeProtocolClassLocked(&settings)] + (configuration.protocolClasses ?? [])
+        configuration.urlCache = nil
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        return configuration
+    }
+
+    private func makeProtocolClassLocked(_ settings: inout SessionSettings) -> URLProtocol.Type {
+        if let existing = settings.protocolClass { return existing }
+        let claimed = ProtocolSlots.claim(for: self)
+        settings.protocolClass = claimed
+        return claimed
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Stubs for every `URLSession` in the process, including ones the code under test creates
+/// itself or that a third-party library uses, through a registered `URLProtocol`.
+///
+/// ```swift
+/// HTTPStubber.shared.enable()
+/// HTTPStubber.shared.add(try Stub().matching(.host("api.example.com")).responding(with: .json(["ok": true])))
+/// let (data, _) = try await URLSession.shared.data(from: URL(string: "https://api.example.com/status")!)
+/// HTTPStubber.shared.removeAll()
+/// HTTPStubber.shared.disable()
+/// ```
+///
+/// Which sessions are intercepted:
+/// - `URLSession.shared`, when `enable()` ran before the process first used it. On Linux the
+///   shared session copies the registered protocol classes when it is created, so enable the
+///   stubber before anything touches `URLSession.shared` (`interceptsSharedSession` tells).
+/// - Sessions made from `configuration(_:)` or `session(...)`, at any time.
+/// - Not sessions made by other code from `.default` or `.ephemeral` on Linux: registered
+///   classes are not added to new configurations there. Pass such code a session from
+///   `session(...)`, or put `HTTPStubber.protocolClass` in its configuration's `protocolClasses`.
+///
+/// While disabled, or for requests it does not claim (ignore rules, and unmatched requests in
+/// `.optIn` mode), the protocol steps aside and the request reaches the real network untouched.
+/// The stubber is global state: tests that use it must not run in parallel with each other.
+public final class HTTPStubber: Sendable {
+    /// The one stubber of the process (a `URLProtocol` class cannot carry per-instance state).
+    public static let shared = HTTPStubber()
+
+    let registry = StubRegistry()
+    private let enabled = Locked(false)
+    private let registered = Locked(false)
+
+    private init() {}
+
+    /// The `URLProtocol` class to put first in a configuration's `protocolClasses`.
+    public static var protocolClass: AnyClass { StubURLProtocol.self }
+
+    // MARK: Switching on and off
+
+    /// Starts answering requests from the stubs. The protocol class is registered with the URL
+    /// loading system the first time; later calls only switch interception back on.
+    public func enable() {
+        registered.withLock { registered in
+            // Registering once and never unregistering keeps URLSession.shared's copy of the
+            // class list valid across enable/disable cycles; `enabled` does the switching.
+            if !registered { _ = URLProtocol.registerClass(StubURLProtocol.self) }
+            registered = true
+        }
+        enabled.withLock { $0 = true }
+    }
+
+    /// Stops answering: every request goes to the real network again. The stubs stay.
+    public func disable() {
+        enabled.withLock { $0 = false }
+    }
+
+    /// Whether requests are being answered from the stubs.
+    public var isEnabled: Bool { enabled.withLock { $0 } }
+
+    /// Whether `URLSession.shared` routes its requests through the stubber. False on Linux when
+    /// the shared session was first used before `enable()`.
+    public var interceptsSharedSession: Bool {
+        guard registered.withLock({ $0 }) else { return false }
+        #if canImport(FoundationNetworking)
+        return URLSession.shared.configuration.protocolClasses?.contains { $0 == StubURLProtocol.self } ?? false
+        #else
+        return true
+        #endif
+    }
+
+    // MARK: Stubs and rules
+
+    /// Adds a stub. Higher priority first; among equal priorities the most recently added first.
+    @discardableResult
+    public func add(_ stub: Stub) -> StubHandle { registry.add(stub) }
+
+    /// Removes one stub; false when it was not there.
+    @discardableResult
+    public func remove(_ handle: StubHandle) -> Bool { registry.remove(handle) }
+
+    /// The stubs, in the order they are tried.
+    public var stubs: [Stub] { registry.stubs }
+
+    /// Requests for which all of `matchers` hold go to the real network, even in `.optOut` mode.
+    public func ignore(_ matchers: StubMatcher...) { ignore(IgnoreRule(matchers)) }
+
+    /// Adds an ignore rule.
+    public func ignore(_ rule: IgnoreRule) { registry.state.withLock { $0.ignoreRules.append(rule) } }
+
+    /// What happens to requests no stub answers; `.optIn` (to the network) by default.
+    public var unhandledMode: UnhandledMode {
+        get { registry.state.withLock { $0.unhandledMode } }
+        set { registry.state.withLock { $0.unhandledMode = newValue } }
+    }
+
+    /// Values for `{{ name }}` placeholders in stub bodies.
+    public var placeholders: [String: String] {
+        get { registry.state.withLock { $0.placeholders } }
+        set { registry.state.withLock { $0.placeholders = newValue } }
+    }
+
+    /// When set, overrides every stub's own network condition: `.down` takes the whole
+    /// (stubbed) network offline, `.throughput(.edge)` slows every stub down.
+    public var networkCondition: NetworkCondition? {
+        get { registry.state.withLock { $0.condition } }
+        set { registry.state.withLock { $0.condition = newValue } }
+    }
+
+    /// Back to a clean slate: no stubs, no ignore rules, no placeholders, no network
+    /// condition, `.optIn`. Whether the stubber is enabled does not change. Call it after each test.
+    public func removeAll() {
+        registry.state.withLock { state in
+            state.entries.removeAll()
+            state.ignoreRules.removeAll()
+            state.placeholders.removeAll()
+            state.condition = nil
+            state.unhandledMode = .optIn
+        }
+    }
+
+    // MARK: Sessions
+
+    /// A copy of `base` with the stubber's protocol first in `protocolClasses`.
+    public func configuration(_ base: URLSessionConfiguration = .default) -> URLSessionConfiguration {
+        // `copy()` keeps the caller's configuration unchanged.
+        let configuration = (base.copy() as? URLSessionConfiguration) ?? base
+        let others = (configuration.protocolClasses ?? []).filter { $0 != StubURLProtocol.self }
+        configuration.protocolClasses = [StubURLProtocol.self] + others
+        return configuration
+    }
+
+    /// A session whose requests go through the stubber (while it is enabled).
+    public func session(configuration base: URLSessionConfiguration = .default, delegate: (any URLSessionDelegate)? = nil, delegateQueue: OperationQueue? = nil) -> URLSession {
+        URLSession(configuration: configuration(base), delegate: delegate, delegateQueue: delegateQueue)
+    }
+
+    // MARK: For the protocol
+
+    /// Whether the protocol should take `request`: a stub answers it, or it must fail as
+    /// unmatched. Reads only `httpBody`: draining a body stream here would leave nothing for
+    /// the network if the request is then passed on.
+    func claims(_ urlRequest: URLRequest) -> Bool {
+        guard isEnabled, let url = urlRequest.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        let live = Track.Request(method: urlRequest.httpMethod ?? "GET", url: url, headers: Headers(urlRequest.allHTTPHeaderFields ?? [:]), body: urlRequest.httpBody ?? Data())
+        switch registry.resolve(live) {
+        case .stubbed: return true
+        case .ignored: return false
+        case .unmatched(_, let mode): return mode == .optOut
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import Foundation
+
+/// One condition a request must meet for a `Stub` to answer it. A stub's matchers must all hold.
+///
+/// Conditions on the method, host, URL and headers are the vinyl `Matcher`s, compared against a
+/// request built from the values you give, so "the same host" or "the same URL" means the same
+/// thing for stubs as for recorded tracks (case, default ports, query order). Patterns that
+/// recorded tracks do not have (regexes, URI templates, path wildcards) live here, and the
+/// variables they capture reach dynamic responses and `{{ placeholders }}`.
+public struct StubMatcher: Sendable, CustomStringConvertible {
+    enum Kind: Sendable {
+        /// Vinyl matchers against a reference request (its parts taken apart once, here).
+        case request([Matcher], Track.Request, RequestParts, String)
+        case regex(RegexBox, [String])
+        case uriTemplate(URITemplate)
+        case path(PathPattern)
+        case bodyBytes(Data)
+        case json(JSONValue)
+        case custom(String, @Sendable (Track.Request) -> Bool)
+    }
+
+    let kind: Kind
+
+    /// What a URL comparison leaves out.
+    public struct URLOptions: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Any query matches.
+        public static let ignoreQuery = URLOptions(rawValue: 1)
+        /// Any path matches.
+        public static let ignorePath = URLOptions(rawValue: 2)
+    }
+
+    private static let placeholderURL = URL(string: "http://stub.invalid/")!
+
+    /// The URL (as text) contains a match of the regular expression. Named groups
+    /// (`(?<id>[0-9]+)`) are captured as variables.
+    /// - Throws: `StubError.invalidPattern` when the expression does not compile.
+    public static func urlRegex(_ pattern: String) throws(StubError) -> StubMatcher {
+        do {
+            let regex = try NSRegularExpression(pattern: pattern, options: [])
+            return StubMatcher(kind: .regex(RegexBox(regex), groupNames(in: pattern)))
+        } catch {
+            throw StubError.invalidPattern(pattern, kind: "regular expression", problem: "\(error)")
+        }
+    }
+
+    /// The URL fits the RFC 6570 template (`https://api.example.com/users/{id}{?fields}`, or
+    /// a path such as `/repos/{owner}/{repo}`); the variables' values are captured.
+    /// - Throws: `StubError.invalidPattern` when the template is malformed.
+    public static func uriTemplate(_ template: String) throws(StubError) -> StubMatcher {
+        do {
+            return StubMatcher(kind: .uriTemplate(try URITemplate(template)))
+        } catch {
+            throw StubError.invalidPattern(template, kind: "URI template", problem: error.message)
+        }
+    }
+
+    /// The path fits the pattern, where `*` is any one component and `{name}` is any one
+    /// component captured as `name`: `/users/{id}/*`. A pattern of `*` alone fits every path.
+    /// - Throws: `StubError.invalidPattern` when a variable is not a whole `{name}` component.
+    public static func path(_ pattern: String) throws(StubError) -> StubMatcher {
+        do {
+            return StubMatcher(kind: .path(try PathPattern(pattern)))
+        } catch {
+            throw StubError.invalidPattern(pattern, kind: "path pattern", problem: error.message)
+        }
+    }
+
+    /// The host, ignoring case.
+    public static func host(_ host: String) -> StubMatcher {
+        let url = URL(string: "http://\(host)/") ?? placeholderURL
+        return comparing([.host], with: Track.Request(url: url), "host \(host)")
+    }
+
+    /// The HTTP method, ignoring case.
+    public static func method(_ method: String) -> StubMatcher {
+        comparing([.method], with: Track.Request(method: method, url: placeholderURL), "method \(method.uppercased())")
+    }
+
+    /// These headers have these values (names in any case). Headers not named are not checked.
+    public static func headers(_ headers: [String: String]) -> StubMatcher {
+        let reference = Track.Request(url: placeholderURL, headers: Headers(headers))
+        let names = headers.keys.sorted()
+        return comparing([.headers(names)], with: reference, "headers \(names.joined(separator: ", "))")
+    }
+
+    /// The header `name` has `value`.
+    public static func header(_ name: String, _ value: String) -> StubMatcher { headers([name: value]) }
+
+    /// The body is exactly these bytes.
+    public static func body(_ body: Data) -> StubMatcher { StubMatcher(kind: .bodyBytes(body)) }
+
+    /// The body is exactly this text, UTF-8 encoded.
+    public static func body(_ text: String) -> StubMatcher { body(Data(text.utf8)) }
+
+    /// The body is JSON equal to `value` encoded with `encoder`: key order, whitespace and
+    /// number spelling (`1.0` and `1`) do not count.
+    /// - Throws: `StubError.unencodable` when `value` cannot be encoded.
+    public static func json(_ value: some Encodable, encoder: JSONEncoder = JSONEncoder()) throws(StubError) -> StubMatcher {
+        let data: Data
+        do { data = try encoder.encode(value) } catch { throw StubError.unencodable("\(type(of: value))", problem: "\(error)") }
+        do {
+            return StubMatcher(kind: .json(try JSONParser.parse(data)))
+        } catch {
+            throw StubError.unencodable("\(type(of: value))", problem: error.message)
+        }
+    }
+
+    /// The URL equals `url` (scheme and host in any case, default port or none, query
+    /// parameters in any order, fragment ignored), leaving out what `options` says.
+    public static func url(_ url: URL, options: URLOptions = []) -> StubMatcher {
+        var parts: [Matcher] = [.scheme, .host, .port]
+        if !options.contains(.ignorePath) { parts.append(.path) }
+        if !options.contains(.ignoreQuery) { parts.append(.query) }
+        var text = "url \(url.absoluteString)"
+        if options.contains(.ignorePath) { text += " ignoring the path" }
+        if options.contains(.ignoreQuery) { text += (options.contains(.ignorePath) ? " and" : " ignoring") + " the query" }
+        return comparing(parts, with: Track.Request(url: url), text)
+    }
+
+    /// Any rule of your own; `name` appears in no-match errors.
+    public static func custom(_ name: String, _ matches: @escaping @Sendable (Track.Request) -> Bool) -> StubMatcher {
+        StubMatcher(kind: .custom(name, matches))
+    }
+
+    /// A vinyl `Matcher` comparing the request with `reference`: reuse a matching strategy's
+    /// rules for stubs, e.g. `.matching(.query, like: Track.Request(url: …))`.
+    public static func matching(_ matcher: Matcher, like reference: Track.Request) -> StubMatcher {
+        comparing([matcher], with: reference, "\(matcher) like \(reference.method) \(reference.url.absoluteString)")
+    }
+
+    private static func comparing(_ matchers: [Matcher], with reference: Track.Request, _ text: String) -> StubMatcher {
+        StubMatcher(kind: .request(matchers, reference, RequestParts(reference), text))
+    }
+
+    public var description: String {
+        switch kind {
+        case .request(_, _, _, let text): return text
+        case .regex(let regex, _): return "url matching /\(regex.value.pattern)/"
+        case .uriTemplate(let template): return "URI template \(template)"
+        case .path(let pattern): return "path \(pattern)"
+        case .bodyBytes(let data): return "body \(BodyComparison.preview(data))"
+        case .json(let value): return "JSON body \(String(decoding: JSONWriter.compact(value), as: UTF8.self))"
+        case .custom(let name, _): return name
+        }
+    }
+
+    /// The outcome of checking one matcher.
+    enum Verdict: Sendable {
+        case matched([String: String])
+        case failed(String)
+    }
+
+    func evaluate(_ request: Track.Request, parts: RequestParts) -> Verdict {
+        switch kind {
+        case .request(let matchers, let reference, let referenceParts, _):
+            let differences = matchers.compactMap { $0.difference(live: request, liveParts: parts, recorded: reference, recordedParts: referenceParts) }
+            if differences.isEmpty { return .matched([:]) }
+            return .failed(differences.joined(separator: "; ").replacingOccurrences(of: "\n", with: "; ") + " (request vs stub)")
+        case .regex(let regex, let names):
+            let text = request.url.absoluteString
+            guard let result = regex.value.firstMatch(in: text, options: [], range: NSRange(text.startIndex..., in: text)) else {
+                return .failed("url \(text) does not match /\(regex.value.pattern)/")
+            }
+            var values: [String: String] = [:]
+            for name in names {
+                let range = result.range(withName: name)
+                if range.location != NSNotFound, let swiftRange = Range(range, in: text) { values[name] = String(text[swiftRange]) }
+            }
+            return .matched(values)
+        case .uriTemplate(let template):
+            guard let values = template.match(request.url) else { return .failed("url \(request.url.absoluteString) does not fit the template \(template)") }
+            return .matched(values)
+        case .path(let pattern):
+            guard let values = pattern.match(request.url) else { return .failed("path \(parts.path) does not fit \(pattern)") }
+            return .matched(values)
+        case .bodyBytes(let expected):
+            return request.body == expected ? .matched([:]) : .failed("body \(BodyComparison.preview(request.body)) is not \(BodyComparison.preview(expected))")
+        case .json(let expected):
+            guard let live = try? JSONParser.parse(request.body) else {
+                return .failed("body \(BodyComparison.preview(request.body)) is not JSON")
+            }
+            return live.semanticallyEquals(expected) ? .matched([:]) : .failed("JSON body \(BodyComparison.preview(request.body)) differs from \(String(decoding: JSONWriter.compact(expected), as: UTF8.self))")
+        case .custom(let name, let rule):
+            return rule(request) ? .matched([:]) : .failed("\(name): the custom matcher said no")
+        }
+    }
+
+    /// The names of `(?<name>…)` groups, so their values can be captured.
+    private static func groupNames(in pattern: String) -> [String] {
+        guard let finder = try? NSRegularExpression(pattern: "\\(\\?<([A-Za-z][A-Za-z0-9]*)>", options: []) else { return [] }
+        return finder.matches(in: pattern, options: [], range: NSRange(pattern.startIndex..., in: pattern)).compactMap { match in
+            Range(match.range(at: 1), in: pattern).map { String(pattern[$0]) }
+        }
+    }
+}

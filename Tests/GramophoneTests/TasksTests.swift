@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+@testable import Gramophone
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// One vinyl the task, delegate and URLSession suites share.
+enum SessionVinyl {
+    static let users = URL(string: "https://api.example.com/users")!
+    static let offline = URL(string: "https://api.example.com/offline")!
+    static let custom = URL(string: "https://api.example.com/custom-error")!
+    static let upload = URL(string: "https://api.example.com/upload")!
+    static let big = URL(string: "https://api.example.com/big")!
+    static let bigBody = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+
+    static var vinyl: Vinyl {
+        Vinyl(name: "session", tracks: [
+            Track("GET https://api.example.com/users", .json(#"[{"id":1}]"#, headers: ["X-Page": "1"])),
+            Track("GET https://api.example.com/offline", .error(.notConnectedToInternet)),
+            Track(request: "GET https://api.example.com/custom-error", outcome: .failure(Track.Failure(domain: "com.example.Custom", code: 42, description: "custom"))),
+            Track(Track.Request("POST https://api.example.com/upload").body(Data("first".utf8)), .text("got first", status: 201)),
+            Track(Track.Request("POST https://api.example.com/upload").body(Data("second".utf8)), .text("got second", status: 202)),
+            Track("GET https://api.example.com/big", .data(bigBody)),
+        ])
+    }
+
+    /// Method, URL and body, so uploads with different bodies find different tracks.
+    static let matching = MatchingStrategy.attributes([.method, .url, .body])
+
+    static func turntable(delegate: (any URLSessionDelegate)? = nil, queue: OperationQueue? = nil) -> Turntable {
+        Turntable(vinyl: vinyl, matching: matching, delegate: delegate, delegateQueue: queue)
+    }
+}
+
+/// What a client sees of one exchange, comparable across API styles.
+struct Seen: Equatable {
+    var body: Data?
+    var status: Int?
+    var headers: [String: String] = [:]
+    var errorDomain: String?
+    var errorCode: Int?
+
+    init(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?) {
+        body = error == nil ? data : nil
+        if let http = response as? HTTPURLResponse {
+            status = http.statusCode
+            for case let (name as String, value as String) in http.allHeaderFields { headers[name.lowercased()] = value }
+        }
+        if let error {
+            errorDomain = (error as NSError).domain
+            errorCode = (error as NSError).code
+        }
+    }
+
+    static func async(_ body: () async throws -> (Data, URLResponse)) async -> Seen {
+        do {
+            let (data, response) = try await body()
+            return Seen(data, response, nil)
+        } catch {
+            return Seen(nil, nil, error)
+        }
+    }
+
+    static func handler(_ start: (@escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionTask) async -> Seen {
+        await withCheckedContinuation { continuation in
+            start { data, response, error in continuation.resume(returning: Seen(data, response, error)) }.resume()
+        }
+    }
+
+    static func delegate(_ make: (Turntable) -> URLSessionTask) async -> Seen {
+        let recorder = DelegateRecorder()
+        let turntable = SessionVinyl.turntable(delegate: recorder, queue: recorder.queue)
+        make(turntable).resume()
+        _ = await recorder.waitForCompletion()
+        return recorder.log.withLock { log in
+            let body = log.downloaded ?? log.chunks.reduce(Data(), +)
+            return Seen(body, log.response, log.error)
+        }
+    }
+}
+
+@Suite("Turntable tasks")
+struct TasksTests {
+    static let requests: [URL] = [SessionVinyl.users, SessionVinyl.offline, SessionVinyl.custom, SessionVinyl.big]
+
+    @Test("data tasks: async, completion handler and delegate see the same data, response and error", arguments: requests)
+    func dataStylesAgree(url: URL) async throws {
+        let turntable = SessionVinyl.turntable()
+        let viaAsync = await Seen.async { try await turntable.data(for: URLRequest(url: url)) }
+        let viaHandler = await Seen.handler { turntable.dataTask(with: URLRequest(url: url), completionHandler: $0) }
+        let viaDelegate = await Seen.delegate { $0.dataTask(with: url) }
+        #expect(viaAsync == viaHandler)
+        #expect(viaAsync == viaDelegate)
+        #expect(viaAsync.status != nil || viaAsync.errorCode != nil)
+    }
+
+    @Test("upload tasks: the body takes part in matching, in every API style")
+    func uploadStylesAgree() async throws {
+        var request = URLRequest(url: SessionVinyl.upload)
+        request.httpMethod = "POST"
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("second.txt")
+        try Data("second".utf8).write(to: file)
+
+        let turntable = SessionVinyl.turntable()
+        let first = await Seen.async { try await turntable.upload(for: request, from: Data("first".utf8)) }
+        #expect(first.body == Data("got first".utf8))
+        #expect(first.status == 201)
+        #expect(await Seen.handler { turntable.uploadTask(with: request, from: Data("first".utf8), completionHandler: $0) } == first)
+        #expect(await Seen.delegate { $0.uploadTask(with: request, from: Data("first".utf8)) } == first)
+
+        let second = await Seen.async { try await turntable.upload(for: request, fromFile: file) }
+        #expect(second.body == Data("got second".utf8))
+        #expect(second.status == 202)
+        #expect(await Seen.handler { turntable.uploadTask(with: request, fromFile: file, completionHandler: $0) } == second)
+        #expect(await Seen.delegate { $0.uploadTask(with: request, fromFile: file) } == second)
+    }
+
+    @Test("an upload from a missing file fails with fileDoesNotExist")
+    func uploadFromMissingFile() async {
+        var request = URLRequest(url: SessionVinyl.upload)
+        request.httpMethod = "POST"
+        let missing = URL(fileURLWithPath: "/nonexistent/gramophone-\(UUID().uuidString)")
+        let seen = await Seen.handler { SessionVinyl.turntable().uploadTask(with: request, fromFile: missing, completionHandler: $0) }
+        #expect(seen.errorCode == URLError.fileDoesNotExist.rawValue)
+    }
+
+    @Test("download tasks: all styles get the body in a file; handler and delegate files are removed afterwards")
+    func downloadStylesAgree() async throws {
+        let turntable = SessionVinyl.turntable()
+        let request = URLRequest(url: SessionVinyl.users)
+        let (file, response) = try await turntable.download(for: request)
+        defer { try? FileManager.default.removeItem(at: file) }
+        // The async method hands the file over: it is still there.
+        let viaAsync = Seen(try Data(contentsOf: file), response, nil)
+        #expect(viaAsync.body == Data(#"[{"id":1}]"#.utf8))
+
+        let handed = Locked<URL?>(nil)
+        let viaHandler = await withCheckedContinuation { continuation in
+            turntable.downloadTask(with: request) { url, response, error in
+                handed.withLock { $0 = url }
+                continuation.resume(returning: Seen(url.flatMap { try? Data(contentsOf: $0) }, response, error))
+            }.resume()
+        }
+        #expect(viaHandler == viaAsync)
+        let handedFile = try #require(handed.withLock { $0 })
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(!FileManager.default.fileExists(atPath: handedFile.path))
+
+        #expect(await Seen.delegate { $0.downloadTask(with: request) } == viaAsync)
+    }
+
+    @Test("a failed download reports the recorded error, and no file")
+    func downloadFailure() async {
+        let turntable = SessionVinyl.turntable()
+        let seen: (URL?, Seen) = await withCheckedContinuation { continuation in
+            turntable.downloadTask(with: SessionVinyl.offline) { url, response, error in
+                continuation.resume(returning: (url, Seen(nil, response, error)))
+            }.resume()
+        }
+        #expect(seen.0 == nil)
+        #expect(seen.1.errorCode == URLError.notConnectedToInternet.rawValue)
+    }
+
+    @Test("recorded errors replay as the same URLError or NSError (domain and code)")
+    func recordedErrors() async throws {
+        let turntable = SessionVinyl.turntable()
+        let urlError = await #expect(throws: URLError.self) { try await turntable.data(from: SessionVinyl.offline) }
+        #expect(urlError?.code == .notConnectedToInternet)
+        #expect((urlError as NSError?)?.domain == NSURLErrorDomain)
+        do {
+            _ = try await turntable.data(from: SessionVinyl.custom)
+            Issue.record("the custom error track answered with data")
+        } catch {
+            #expect((error as NSError).domain == "com.example.Custom")
+            #expect((error as NSError).code == 42)
+        }
+    }
+
+    @Test("nothing starts before resume()")
+    func nothingBeforeResume() async throws {
+        let turntable = SessionVinyl.turntable()
+        let called = Locked(false)
+        let task = turntable.dataTask(with: SessionVinyl.users) { _, _, _ in called.withLock { $0 = true } }
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(task.state == .suspended)
+        #expect(turntable.playback.requestsAnswered == 0)
+        #expect(!called.withLock { $0 })
+    }
+
+    @Test("cancel() completes with URLError(.cancelled), before resume and while running")
+    func cancel() async throws {
+        let turntable = SessionVinyl.turntable()
+        let beforeResume = turntable.dataTask(with: SessionVinyl.users)
+        let early = await withCheckedContinuation { continuation in
+            let task = turntable.dataTask(with: SessionVinyl.users) { data, response, error in continuation.resume(returning: Seen(data, response, error)) }
+            task.cancel()
+            #expect(task.state == .canceling || task.state == .completed)
+        }
+        #expect(early.errorCode == URLError.cancelled.rawValue)
+        #expect(early.errorDomain == NSURLErrorDomain)
+        #expect(beforeResume.state == .suspended)
+
+        // A track that takes a second to answer is still running when cancelled.
+        let slow = Turntable(vinyl: Vinyl(name: "slow", tracks: [Track(request: "GET https://api.example.com/slow", response: Track.Response(body: Data("late".utf8)), duration: 1)]))
+        slow.timing = .recordedDuration()
+        let task = slow.dataTask(with: URL(string: "https://api.example.com/slow")!)
+        let midway = await withCheckedContinuation { continuation in
+            let task = slow.dataTask(with: URLRequest(url: URL(string: "https://api.example.com/slow")!)) { data, response, error in continuation.resume(returning: Seen(data, response, error)) }
+            task.resume()
+            Task {
+                try await Task.sleep(nanoseconds: 100_000_000)
+                #expect(task.state == .running)
+                task.cancel()
+            }
+        }
+        #expect(midway.errorCode == URLError.cancelled.rawValue)
+        #expect(midway.body == nil)
+        #expect(task.state == .suspended)
+    }
+
+    @Test("every task gets its own taskIdentifier")
+    func uniqueIdentifiers() {
+        let turntable = SessionVinyl.turntable()
+        let tasks: [URLSessionTask] = [
+            turntable.dataTask(with: SessionVinyl.users),
+            turntable.dataTask(with: SessionVinyl.users) { _, _, _ in },
+            turntable.uploadTask(with: URLRequest(url: SessionVinyl.upload), from: Data()),
+            turntable.downloadTask(with: SessionVinyl.users),
+        ]
+        #expect(Set(tasks.map(\.taskIdentifier)).count == tasks.count)
+    }
+
+    @Test("the task classes are URLSession's own, so casts in network layers hold")
+    func taskClasses() {
+        let turntable = SessionVinyl.turntable()
+        let upload: URLSessionTask = turntable.uploadTask(with: URLRequest(url: SessionVinyl.upload), from: Data())
+        #expect(upload is URLSessionDataTask)
+        let download: URLSessionTask = turntable.downloadTask(with: SessionVinyl.users)
+        #expect(download is URLSessionDownloadTask)
+    }
+}
