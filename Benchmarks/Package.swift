@@ -13,12 +13,16 @@ let package = Package(
     targets: [
         // mallinfo2 is not in Swift's Glibc module: a two-line C target reads it.
         .target(name: "HeapStats"),
+        .target(name: "BenchFixtures", dependencies: [.product(name: "Gramophone", package: "Gramophone")]),
+        // Runs outside the benchmark harness (no malloc interposer): heap retained by a loaded
+        // vinyl, and small workloads to profile under callgrind.
+        .executableTarget(name: "GramophoneBenchDriver", dependencies: ["BenchFixtures", "HeapStats", .product(name: "Gramophone", package: "Gramophone")]),
         .executableTarget(
             name: "GramophoneBenchmarks",
             dependencies: [
                 .product(name: "Gramophone", package: "Gramophone"),
                 .product(name: "Benchmark", package: "benchmark"),
-                "HeapStats",
+                "BenchFixtures",
             ],
             path: "Benchmarks/GramophoneBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

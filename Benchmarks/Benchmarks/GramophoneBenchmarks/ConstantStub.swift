@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import BenchFixtures
 
 /// The baseline of benchmark 3: the least a `URLProtocol` stub can do, answering every request
 /// with one prebuilt response, the mechanism OHHTTPStubs, Mocker and Replay use.

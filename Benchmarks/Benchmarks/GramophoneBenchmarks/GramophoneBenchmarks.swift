@@ -3,6 +3,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import BenchFixtures
 import Gramophone
 
 // Benchmarks of issue 8. Names start with the benchmark's number so `scripts/bench` can pair
@@ -10,15 +11,17 @@ import Gramophone
 
 /// Fast paths: many samples, wall clock and allocations per request.
 var fast: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
-                                   warmupIterations: 200, maxDuration: .seconds(2), maxIterations: 50_000) }
+                                   warmupIterations: 200, maxDuration: .seconds(1), maxIterations: 20_000) }
 /// Network round trips: fewer samples.
 var network: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
-                                      warmupIterations: 20, maxDuration: .seconds(3), maxIterations: 2_000) }
-/// Heap bytes a benchmark's result keeps alive (after minus before, result still referenced).
-var retained: BenchmarkMetric { BenchmarkMetric.custom("retained heap bytes", polarity: .prefersSmaller, useScalingFactor: false) }
-/// Whole-file loads: a few samples, plus what stays in memory.
-var loading: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal, retained], timeUnits: .milliseconds,
-                                      warmupIterations: 1, maxDuration: .seconds(8), maxIterations: 12) }
+                                      warmupIterations: 20, maxDuration: .seconds(2), maxIterations: 1_000) }
+/// Misses that build a miss report over the whole vinyl: slow on big vinyls, few samples.
+var reporting: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
+                                      warmupIterations: 1, maxDuration: .seconds(1), maxIterations: 200) }
+/// Whole-file loads: a few samples. What stays in memory is measured by `GramophoneBenchDriver memory`,
+/// outside the malloc interposer.
+var loading: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds,
+                                      warmupIterations: 1, maxDuration: .seconds(6), maxIterations: 5) }
 
 /// The local httpbin of `scripts/bench`, when it runs one.
 let httpbin = ProcessInfo.processInfo.environment["GRAMOPHONE_HTTPBIN"].flatMap { URL(string: $0) }
@@ -35,6 +38,18 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             do {
                 blackHole(try await turntable.data(for: Fixtures.smallRequest))
+            } catch {
+                benchmark.error("replay failed: \(error)")
+            }
+        }
+    }
+
+    // 2: the same track through a URLSession whose URLProtocol is the Turntable's.
+    let turntableSession = turntable.makeURLSession()
+    Benchmark("2 replay via Turntable-backed URLSession", configuration: fast) { benchmark in
+        for _ in benchmark.scaledIterations {
+            do {
+                blackHole(try await turntableSession.data(for: Fixtures.smallRequest))
             } catch {
                 benchmark.error("replay failed: \(error)")
             }
@@ -81,7 +96,7 @@ let benchmarks: @Sendable () -> Void = {
                 }
             }
         }
-        Benchmark("5 lookup miss, \(count) tracks", configuration: count >= 10_000 ? network : fast) { benchmark in
+        Benchmark("5 lookup miss, \(count) tracks", configuration: count >= 1_000 ? reporting : fast) { benchmark in
             let turntable = lookupTurntables[count]!
             for _ in benchmark.scaledIterations {
                 do {
@@ -96,29 +111,23 @@ let benchmarks: @Sendable () -> Void = {
 
     // 6: loading a 10,000-track file with mixed bodies, against a bare JSONSerialization parse.
     Benchmark("6 load 10,000-track vinyl", configuration: loading) { benchmark in
-        let data = try Data(contentsOf: Fixtures.mixedFile)
-        let before = HeapUsage.inUse()
+        let data = try Data(contentsOf: Fixtures.mixedFile())
         benchmark.startMeasurement()
         let vinyl = try Vinyl(data: data, name: "mixed")
         benchmark.stopMeasurement()
-        benchmark.measurement(retained, HeapUsage.inUse() - before)
         blackHole(vinyl)
     }
     Benchmark("6 baseline: JSONSerialization parse", configuration: loading) { benchmark in
-        let data = try Data(contentsOf: Fixtures.mixedFile)
-        let before = HeapUsage.inUse()
+        let data = try Data(contentsOf: Fixtures.mixedFile())
         benchmark.startMeasurement()
         let object = try JSONSerialization.jsonObject(with: data)
         benchmark.stopMeasurement()
-        benchmark.measurement(retained, HeapUsage.inUse() - before)
         blackHole(object)
     }
     Benchmark("6 load 10,000-track vinyl into a Turntable", configuration: loading) { benchmark in
-        let before = HeapUsage.inUse()
         benchmark.startMeasurement()
-        let turntable = Turntable(vinyl: try Vinyl(contentsOf: Fixtures.mixedFile))
+        let turntable = Turntable(vinyl: try Vinyl(contentsOf: Fixtures.mixedFile()))
         benchmark.stopMeasurement()
-        benchmark.measurement(retained, HeapUsage.inUse() - before)
         blackHole(turntable)
     }
 }

@@ -1,5 +1,5 @@
 #include "HeapStats.h"
-#if defined(__linux__) && defined(__GLIBC__)
+#if defined(__linux__)
 #include <malloc.h>
 #endif
 
