@@ -32,7 +32,7 @@ public struct Recording: Sendable {
     /// Recording in `mode`, whatever the default would be (`GRAMOPHONE_RECORD_MODE` still
     /// overrides it). The mode is not optional here, so `.none` always means "never record".
     public init(mode: RecordMode,
-                session: any NetworkSession = URLSession(configuration: .ephemeral),
+                session: any NetworkSession = DeferredSession(),
                 redaction: Redaction = .default,
                 hosts: HostFilter = .all,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -40,7 +40,7 @@ public struct Recording: Sendable {
     }
 
     /// Recording in the default mode: `.once`, or `.none` when the `CI` variable is set.
-    public init(session: any NetworkSession = URLSession(configuration: .ephemeral),
+    public init(session: any NetworkSession = DeferredSession(),
                 redaction: Redaction = .default,
                 hosts: HostFilter = .all,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {

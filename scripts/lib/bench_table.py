@@ -1,0 +1,103 @@
+"""Turns ordo-one/benchmark's text output into the summary table of BENCHMARKS.md.
+
+Usage: bench_table.py RAW_OUTPUT MEMORY_JSON
+Times are in microseconds (medians unless said), allocations are mallocs per operation (median).
+Each benchmark is set against its baseline from the same run.
+"""
+import json
+import re
+import sys
+
+SCALE = {"(K)": 1e3, "(M)": 1e6, "(G)": 1e9}
+TIME = {"ns": 1e-3, "μs": 1.0, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def parse(path):
+    results, current = {}, None
+    for line in open(path, encoding="utf-8"):
+        line = line.rstrip("\n")
+        if not line.strip():
+            continue
+        if line[0] not in "│╒╞├╘=" and not line.startswith(("Build", "[", "Running", "Benchmark", "Host", "Warning")):
+            if re.match(r"^\d ", line):
+                current = line.strip()
+                results[current] = {}
+            continue
+        if current is None or not line.startswith("│"):
+            continue
+        cells = [c.strip() for c in line.strip("│").split("│")]
+        name, values = cells[0], cells[1:]
+        if name == "Metric" or len(values) < 8:
+            continue
+        factor = 1.0
+        for key, value in SCALE.items():
+            if key in name:
+                factor *= value
+        unit = re.search(r"\((ns|μs|us|ms|s)\)", name)
+        kind = "time" if "wall clock" in name else "malloc" if "Malloc (total)" in name else None
+        if kind is None:
+            continue
+        if unit:
+            factor *= TIME[unit.group(1)]
+        numbers = [float(v.replace(",", "")) * factor for v in values[:7]]
+        results[current][kind] = dict(zip(["p0", "p25", "p50", "p75", "p90", "p99", "p100"], numbers), samples=values[7])
+    return results
+
+
+def fmt_time(us):
+    if us >= 10_000:
+        return f"{us / 1000:,.0f} ms"
+    if us >= 1000:
+        return f"{us / 1000:,.1f} ms"
+    return f"{us:,.1f} µs" if us < 100 else f"{us:,.0f} µs"
+
+
+def main():
+    results = parse(sys.argv[1])
+    memory = json.loads(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else {}
+
+    def med(name, kind="time", p="p50"):
+        entry = results.get(name, {}).get(kind)
+        return entry[p] if entry else None
+
+    baselines = {
+        "1 ": "3 baseline: bare URLProtocol stub",
+        "2 ": "3 baseline: bare URLProtocol stub",
+        "4 ": "3 baseline: bare URLProtocol stub",
+        "5 lookup hit": "5 lookup hit, 10 tracks",
+        "5 lookup miss": "5 lookup miss, 10 tracks",
+        "6 load": "6 baseline: JSONSerialization parse",
+        "7 record": "7 baseline: plain URLSession, 200 requests",
+    }
+    print("| benchmark | p50 | p90 | p99 | mallocs (p50) | samples | against baseline (p50) |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
+    for name in sorted(results, key=lambda n: (n[0], "baseline" not in n, n)):
+        t = results[name].get("time")
+        m = results[name].get("malloc")
+        if not t:
+            continue
+        ratio = ""
+        for prefix, base in baselines.items():
+            if name.startswith(prefix) and name != base and med(base):
+                r = t["p50"] / med(base)
+                ratio = f"{r:.2f}× of “{base}”" if r >= 0.1 else f"{1 / r:.1f}× faster than “{base}”"
+                break
+        print(f"| {name} | {fmt_time(t['p50'])} | {fmt_time(t['p90'])} | {fmt_time(t['p99'])} | "
+              f"{m['p50']:,.0f} | {t['samples']} | {ratio} |" if m else f"| {name} | {fmt_time(t['p50'])} | | | | | {ratio} |")
+    if memory:
+        size = memory.get("fileBytes", 0)
+        print()
+        print("| memory while loaded (10,000-track vinyl) | bytes | × file size |")
+        print("| --- | ---: | ---: |")
+        print(f"| file | {size:,} | 1.00 |")
+        for key, label in [("vinylBytes", "Vinyl (tracks, bodies decoded)"), ("turntableIndexBytes", "+ Turntable index"),
+                           ("jsonSerializationBytes", "JSONSerialization object tree (reference)")]:
+            if key in memory and size:
+                print(f"| {label} | {memory[key]:,} | {memory[key] / size:.2f} |")
+        if size and "vinylBytes" in memory:
+            total = memory["vinylBytes"] + memory.get("turntableIndexBytes", 0)
+            print(f"| Vinyl + Turntable | {total:,} | {total / size:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
