@@ -30,7 +30,7 @@ public struct MissReport: Sendable, CustomStringConvertible {
         }
         if let note { lines.append("  " + note) }
         let target = vinylPath ?? "the vinyl"
-        lines.append("  To fix: record it (GRAMOPHONE_RECORD_MODE=new-episodes, or recordMode: .newEpisodes), add a track for it to \(target), or loosen the matching strategy.")
+        lines.append("  To fix: record it (GRAMOPHONE_RECORD_MODE=new_episodes, or Recording(mode: .newEpisodes)), add a track for it to \(target), or loosen the matching strategy.")
         return lines.joined(separator: "\n")
     }
 
