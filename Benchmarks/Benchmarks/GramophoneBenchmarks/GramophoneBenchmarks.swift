@@ -22,6 +22,9 @@ var reporting: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wall
 /// outside the malloc interposer.
 var loading: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds,
                                       warmupIterations: 1, maxDuration: .seconds(6), maxIterations: 5) }
+/// 200 real requests per sample (~0.3 s each): few samples so the run stays short.
+var batches: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds,
+                                      warmupIterations: 1, maxDuration: .seconds(5), maxIterations: 12) }
 
 /// The local httpbin of `scripts/bench`, when it runs one.
 let httpbin = ProcessInfo.processInfo.environment["GRAMOPHONE_HTTPBIN"].flatMap { URL(string: $0) }
@@ -30,6 +33,11 @@ let httpbin = ProcessInfo.processInfo.environment["GRAMOPHONE_HTTPBIN"].flatMap 
 let lookupTurntables: [Int: Turntable] = Dictionary(uniqueKeysWithValues: [10, 1_000, 10_000, 100_000].map { count in
     (count, Turntable(vinyl: Fixtures.tracks(count: count)))
 })
+
+/// The 200 distinct requests of benchmark 7: every one is a new track for the recorder.
+func recordingRequests(_ httpbin: URL) -> [URLRequest] {
+    (0..<200).map { URLRequest(url: URL(string: "\(httpbin.absoluteString)/get?i=\($0)")!) }
+}
 
 let benchmarks: @Sendable () -> Void = {
     // 1: the in-process path a test takes when its code accepts a NetworkSession.
@@ -129,5 +137,42 @@ let benchmarks: @Sendable () -> Void = {
         let turntable = Turntable(vinyl: try Vinyl(contentsOf: Fixtures.mixedFile()))
         benchmark.stopMeasurement()
         blackHole(turntable)
+    }
+
+    // 7: recording. Both sides send the same 200 requests, one after another, through an ephemeral
+    // URLSession made once per benchmark (so both reuse warm loopback connections and the difference
+    // is Gramophone's work). The recording side uses a fresh folder and a fresh Turntable in
+    // new-episodes mode each sample and ejects at the end: matching each miss, redaction, the
+    // track's storage and writing the 200-track vinyl file are all part of its cost.
+    let recordingSession = URLSession(configuration: .ephemeral)
+    Benchmark("7 record 200 requests through a Turntable (new episodes, eject)",
+              configuration: { var c = batches; c.skip = httpbin == nil; return c }()) { benchmark in
+        guard let httpbin else { return }
+        let requests = recordingRequests(httpbin)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gramophone-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        benchmark.startMeasurement()
+        let turntable = try Turntable(vinylNamed: "recorded", in: folder,
+                                      recording: Recording(mode: .newEpisodes, session: recordingSession, environment: [:]))
+        for request in requests {
+            blackHole(try await turntable.data(for: request))
+        }
+        try turntable.eject()
+        benchmark.stopMeasurement()
+        if turntable.cassette.recordedCount != requests.count {
+            benchmark.error("recorded \(turntable.cassette.recordedCount) of \(requests.count) requests")
+        }
+    }
+    let plainSession = URLSession(configuration: .ephemeral)
+    Benchmark("7 baseline: plain URLSession, 200 requests",
+              configuration: { var c = batches; c.skip = httpbin == nil; return c }()) { benchmark in
+        guard let httpbin else { return }
+        let requests = recordingRequests(httpbin)
+        benchmark.startMeasurement()
+        for request in requests {
+            blackHole(try await plainSession.data(for: request))
+        }
+        benchmark.stopMeasurement()
     }
 }
