@@ -81,4 +81,17 @@ struct FuzzRegressionTests {
     func malformedISODatesAreRefused(text: String) {
         #expect(ISO8601.parse(text) == nil)
     }
+
+    /// GramophoneReader: a body under `application/json-TP` (an `application/json…` type that is
+    /// not JSON to the writer) was written as base64 without saying so, and read back as text.
+    @Test func aBase64BodyUnderAnApplicationJSONPrefixTypeSaysSo() throws {
+        let text = #"[{"request":{"url":"http://h/p"},"response":{"status":200,"body":"\"s\"","bodyEncoding":"json","headers":{"content-type":"application/json-TP"}}}]"#
+        let vinyl = try Vinyl(data: Data(text.utf8), name: "fuzz", file: "fuzz.json")
+        let again = try Vinyl(data: vinyl.encoded(), name: "fuzz")
+        guard case .response(let before) = vinyl.tracks[0].outcome, case .response(let after) = again.tracks[0].outcome else {
+            Issue.record("expected responses"); return
+        }
+        #expect(before.body == Data(#""s""#.utf8))
+        #expect(after.body == before.body)
+    }
 }
