@@ -81,4 +81,31 @@ struct FuzzRegressionTests {
     func malformedISODatesAreRefused(text: String) {
         #expect(ISO8601.parse(text) == nil)
     }
+
+    /// GramophoneReader: a body under `application/json-TP` (an `application/json…` type that is
+    /// not JSON to the writer) was written as base64 without saying so, and read back as text.
+    @Test func aBase64BodyUnderAnApplicationJSONPrefixTypeSaysSo() throws {
+        let text = #"[{"request":{"url":"http://h/p"},"response":{"status":200,"body":"\"s\"","headers":{"content-type":"application/json-TP"}}}]"#
+        let vinyl = try Vinyl(data: Data(text.utf8), name: "fuzz", file: "fuzz.json")
+        let again = try Vinyl(data: vinyl.encoded(), name: "fuzz")
+        guard case .response(let before) = vinyl.tracks[0].outcome, case .response(let after) = again.tracks[0].outcome else {
+            Issue.record("expected responses"); return
+        }
+        #expect(before.body == Data(#""s""#.utf8))
+        #expect(after.body == before.body)
+    }
+
+    /// VCRReader: the same fault from a Ruby VCR cassette: a GIF under
+    /// `Content-Type: application/jsonimage/gif…` was rewritten as Gramophone's JSON with an
+    /// unmarked base64 body, which read back as the base64 text.
+    @Test func aVCRBinaryBodyUnderAnApplicationJSONPrefixTypeSurvivesARewrite() throws {
+        let text = #"{"http_interactions":[{"request":{"method":"get","uri":"http://example.com/logo.gif","headers":{}},"response":{"status":{"code":200},"headers":{"Content-Type":["application/jsonimage/gif"]},"body":{"encoding":"ASCII-8BIT","base64_string":"R0lGODlhAQABAAAAACw="}}}]}"#
+        let vinyl = try Vinyl(data: Data(text.utf8), name: "fuzz", format: .vcr, file: "fuzz.json")
+        let again = try Vinyl(data: vinyl.encoded(as: .gramophone), name: "fuzz", format: .gramophone)
+        guard case .response(let before) = vinyl.tracks[0].outcome, case .response(let after) = again.tracks[0].outcome else {
+            Issue.record("expected responses"); return
+        }
+        #expect(before.body.count == 14)
+        #expect(after.body == before.body)
+    }
 }

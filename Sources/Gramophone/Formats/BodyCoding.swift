@@ -82,7 +82,9 @@ enum BodyCoding {
         if isReadableText(mediaType) && isText {
             return (.string(String(decoding: body, as: UTF8.self)), "text")
         }
-        return (.string(body.base64EncodedString()), nil)
+        // A type such as `application/json-seq` is no JSON type for the writer, but the reader
+        // takes any `application/json…` string as text: say base64 there.
+        return (.string(body.base64EncodedString()), mediaType.hasPrefix("application/json") ? "base64" : nil)
     }
 
     static func isJSON(_ mediaType: String) -> Bool {
