@@ -77,7 +77,8 @@ extension Turntable {
         }
         let redacted = recorder.recording.redaction.redact(live)
         if recorder.mode != .all {
-            let replay = play(redacted)
+            // A miss about to be recorded is never shown: skip the nearest-track search.
+            let replay = play(redacted, explainingMisses: !recorder.mayRecord)
             guard replay.trackIndex == nil, recorder.mayRecord else {
                 return replay.trackIndex == nil && recorder.mode == .once ? Self.noteWriteProtected(replay) : replay
             }

@@ -152,12 +152,18 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     /// Finds the track for `live` and marks it played; the one place matching happens.
-    func play(_ live: Track.Request) -> Answer {
+    ///
+    /// - Parameter explainingMisses: whether a miss searches every track for the nearest one
+    ///   (a scan of the whole vinyl). Callers that will not show the miss, such as a recorder
+    ///   about to record it, pass false so recording stays flat in vinyl size.
+    func play(_ live: Track.Request, explainingMisses: Bool = true) -> Answer {
         let liveParts = RequestParts(live)
         return deck.withLock { deck -> Answer in
             guard let index = Self.select(live, liveParts, in: &deck) else {
                 deck.misses += 1
-                return Answer(outcome: .failure(TurntableError.noMatchingTrack(Self.missReport(for: live, deck: deck))), trackIndex: nil, duration: nil)
+                let report = explainingMisses ? Self.missReport(for: live, deck: deck)
+                    : MissReport(request: live, vinylName: deck.vinyl.name, vinylPath: deck.file?.path, strategy: deck.strategy.description, differences: [])
+                return Answer(outcome: .failure(TurntableError.noMatchingTrack(report)), trackIndex: nil, duration: nil)
             }
             deck.playCounts[index] += 1
             deck.played[index] = true
