@@ -20,7 +20,7 @@ import Testing
     ]
 
     @Test func randomBodiesRoundTripByteIdenticallyUnderEveryContentType() throws {
-        var generator = SeededGenerator(seed: 0x5EED)
+        var generator = SplitMix64(seed: 0x5EED)
         var bodies = Self.awkwardBodies
         for _ in 0..<150 {
             let count = Int.random(in: 0...64, using: &generator)
@@ -101,18 +101,5 @@ import Testing
         let vinyl = Vinyl(name: "cookies", tracks: [Track(Track.Request("https://example.com"), .status(204, headers: headers))])
         let reread = try Vinyl(data: try vinyl.encoded(), name: "cookies")
         #expect(reread.tracks[0].response?.headers.values(for: "set-cookie") == ["a=1", "b=2"])
-    }
-}
-
-/// A small deterministic generator so property tests fail the same way every time.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
