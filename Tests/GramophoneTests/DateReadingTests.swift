@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Gramophone
 
-/// Vinyl dates are read by hand (Formats/ISO8601.swift); the result must be the Date a
+/// Vinyl dates are read by hand (Formats/ISO8601.swift, Formats/HTTPDate.swift); the result must be the Date a
 /// DateFormatter gives for the same text, and malformed dates are refused.
 @Suite struct DateReadingTests {
     static func formatterDate(_ text: String) -> Date? {
@@ -31,5 +31,28 @@ import Testing
     @Test func writtenDatesReadBack() throws {
         let date = Date(timeIntervalSince1970: 1_795_000_000.125)
         #expect(ISO8601.parse(ISO8601.format(date)) == date)
+    }
+
+    static func httpFormatterDate(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: text)
+    }
+
+    // Ruby VCR's `recorded_at` (Formats/HTTPDate.swift).
+    @Test(arguments: ["Tue, 01 Nov 2011 04:58:44 GMT", "Thu, 29 Feb 2024 23:59:59 GMT", "Mon, 23 Nov 2026 09:00:00 UTC",
+                      "Wed, 31 Dec 1969 23:59:59 GMT", "Mon, 23 Nov 2026 09:00:00 +0200", "Mon, 23 Nov 2026 09:00:00 -0530"])
+    func httpDateReaderAgreesWithTheFormatter(_ text: String) throws {
+        let date = try #require(HTTPDate.parse(text))
+        #expect(date == Self.httpFormatterDate(text))
+    }
+
+    @Test(arguments: ["Tue, 01 Nov 2011 04:58:44", "Tue, 30 Feb 2011 04:58:44 GMT", "Tue, 01 Foo 2011 04:58:44 GMT",
+                      "Tue, 01 Nov 2011 24:00:00 GMT", "Tue 01 Nov 2011 04:58:44 GMT", "Tue, 1 Nov 2011 04:58:44 GMT",
+                      "Tue, 01 Nov 2011 04:58:44 GMT ", "Xyz, 01 Nov 2011 04:58:44 GMT", "Tue, 01 Nov +011 04:58:44 GMT", ""])
+    func malformedHTTPDatesAreRefused(_ text: String) {
+        #expect(HTTPDate.parse(text) == nil)
     }
 }

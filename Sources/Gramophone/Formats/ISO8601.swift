@@ -66,7 +66,7 @@ enum ISO8601 {
         return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
     }
 
-    private static func daysIn(month: Int, year: Int) -> Int {
+    static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -75,7 +75,7 @@ enum ISO8601 {
     }
 
     /// Days since 1970-01-01 (H. Hinnant's `days_from_civil`).
-    private static func days(fromYear year: Int, month: Int, day: Int) -> Int {
+    static func days(fromYear year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = floorDivide(y, 400)
         let yearOfEra = y - era * 400

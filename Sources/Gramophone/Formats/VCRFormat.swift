@@ -61,7 +61,7 @@ enum VCRFormat {
             httpVersion: httpVersion)
         var recordedAt: Date?
         if let text = value["recorded_at"]?.stringValue {
-            recordedAt = ISO8601.parse(text) ?? httpDate(text)
+            recordedAt = ISO8601.parse(text) ?? HTTPDate.parse(text)
         }
         return Track(request: request, response: response, recordedAt: recordedAt)
     }
@@ -105,14 +105,5 @@ enum VCRFormat {
         default:
             throw StructureError(path: path, problem: "expected a string or {\"string\": …}, found \(value.kindName)", fix: "Store the body as {\"string\": \"…\"}")
         }
-    }
-
-    /// `Tue, 01 Nov 2011 04:58:44 GMT`, as Ruby VCR writes `recorded_at`.
-    private static func httpDate(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: text)
     }
 }
