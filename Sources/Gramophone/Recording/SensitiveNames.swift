@@ -2,7 +2,7 @@
 enum SensitiveNames {
     /// Headers the default redaction removes.
     static func isSensitiveHeader(_ name: String) -> Bool {
-        let folded = name.lowercased().replacingOccurrences(of: "_", with: "-")
+        let folded = fold(name, "_", into: "-")
         if ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(folded) { return true }
         // X-Api-Key style: any header naming a key, token, secret or password.
         return folded.contains("api-key") || folded.contains("apikey") || folded.hasSuffix("-token") || folded == "token"
@@ -11,7 +11,7 @@ enum SensitiveNames {
 
     /// JSON keys and form fields that hold secrets (normalised: lower case, `-` as `_`).
     static func isSecretKey(_ key: String) -> Bool {
-        let folded = key.lowercased().replacingOccurrences(of: "-", with: "_")
+        let folded = fold(key, "-", into: "_")
         if ["password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "access_token", "refresh_token", "id_token",
             "client_secret", "private_key", "auth_token", "session_token", "authorization", "credentials", "passphrase"].contains(folded) { return true }
         return folded.hasSuffix("_token") || folded.hasSuffix("_secret") || folded.hasSuffix("password") || folded.contains("api_key") || folded.hasSuffix("apikey")
@@ -19,8 +19,15 @@ enum SensitiveNames {
 
     /// Query parameters that hold secrets: the secret keys plus names APIs use for keys and signatures.
     static func isSecretQueryParameter(_ name: String) -> Bool {
-        let folded = name.lowercased().replacingOccurrences(of: "-", with: "_")
+        let folded = fold(name, "-", into: "_")
         return isSecretKey(folded) || ["key", "sig", "signature", "x_amz_signature", "x_amz_credential", "x_amz_security_token", "code"].contains(folded)
+    }
+
+    /// Lower case with one separator made the other. Not `replacingOccurrences`: it bridges to
+    /// NSString, and this runs for every header of every recorded exchange.
+    private static func fold(_ name: String, _ separator: Character, into replacement: Character) -> String {
+        let lowered = name.lowercased()
+        return lowered.contains(separator) ? String(lowered.map { $0 == separator ? replacement : $0 }) : lowered
     }
 
     /// Whether a value is already a redaction placeholder rather than a secret.
