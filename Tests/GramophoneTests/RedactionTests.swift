@@ -49,6 +49,29 @@ struct RedactionTests {
         #expect(Redaction.none.redact(track) == track)
     }
 
+    // Names that carry credentials wherever the telling word sits, in any case or separator;
+    // names that only resemble them stay (the search is on UTF-8 bytes, not NSString).
+    @Test(arguments: ["X-Api-Key", "api_key", "APIKEY", "X-Client-Secret", "Secret", "X-Password-Hash", "x_auth_token", "token",
+                      "X-Auth-User", "Proxy-Auth", "Set-Cookie", "X-ÜBER-SECRET"])
+    func credentialHeaderNamesAreRecognised(_ name: String) {
+        #expect(SensitiveNames.isSensitiveHeader(name))
+    }
+
+    @Test(arguments: ["Accept", "Content-Type", "X-Request-Id", "Author", "X-Tokens-Left", "X-Api", "Keyboard", "Authored-By", "Ümlaut", ""])
+    func ordinaryHeaderNamesAreKept(_ name: String) {
+        #expect(!SensitiveNames.isSensitiveHeader(name))
+    }
+
+    @Test func utf8SearchFindsPartsAnywhere() {
+        #expect("api-key".containsUTF8("api-key"))
+        #expect("x-api-key-v2".containsUTF8("api-key"))
+        #expect("ab".containsUTF8(""))
+        #expect(!"api-ke".containsUTF8("api-key"))
+        #expect(!"aapi-kez".containsUTF8("api-key"))
+        #expect("naïve-secret".containsUTF8("secret"))
+        #expect("über".containsUTF8("ü"))
+    }
+
     @Test func headersCanBeReplacedInsteadOfRemoved() {
         let request = Track.Request(method: "GET", url: URL(string: "https://api.example.com/me")!, headers: ["authorization": "Bearer abc12345"])
         let redacted = Redaction.headers(replacing: ["Authorization": "Bearer <redacted>"]).redact(request)

@@ -5,8 +5,8 @@ enum SensitiveNames {
         let folded = fold(name, "_", into: "-")
         if ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(folded) { return true }
         // X-Api-Key style: any header naming a key, token, secret or password.
-        return folded.contains("api-key") || folded.contains("apikey") || folded.hasSuffix("-token") || folded == "token"
-            || folded.contains("secret") || folded.contains("password") || folded.hasSuffix("-auth") || folded.contains("-auth-")
+        return folded.containsUTF8("api-key") || folded.containsUTF8("apikey") || folded.hasSuffix("-token") || folded == "token"
+            || folded.containsUTF8("secret") || folded.containsUTF8("password") || folded.hasSuffix("-auth") || folded.containsUTF8("-auth-")
     }
 
     /// JSON keys and form fields that hold secrets (normalised: lower case, `-` as `_`).
@@ -14,7 +14,7 @@ enum SensitiveNames {
         let folded = fold(key, "-", into: "_")
         if ["password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "access_token", "refresh_token", "id_token",
             "client_secret", "private_key", "auth_token", "session_token", "authorization", "credentials", "passphrase"].contains(folded) { return true }
-        return folded.hasSuffix("_token") || folded.hasSuffix("_secret") || folded.hasSuffix("password") || folded.contains("api_key") || folded.hasSuffix("apikey")
+        return folded.hasSuffix("_token") || folded.hasSuffix("_secret") || folded.hasSuffix("password") || folded.containsUTF8("api_key") || folded.hasSuffix("apikey")
     }
 
     /// Query parameters that hold secrets: the secret keys plus names APIs use for keys and signatures.
@@ -35,7 +35,7 @@ enum SensitiveNames {
         let trimmed = value.trimmingWhitespace()
         if trimmed.isEmpty { return true }
         let lowered = trimmed.lowercased()
-        if lowered.contains("redacted") || lowered.contains("filtered") || lowered.contains("<hidden>") { return true }
+        if lowered.containsUTF8("redacted") || lowered.containsUTF8("filtered") || lowered.containsUTF8("<hidden>") { return true }
         return trimmed.allSatisfy { "*xX•.-_".contains($0) }
     }
 
