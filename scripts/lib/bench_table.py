@@ -1,6 +1,6 @@
 """Turns ordo-one/benchmark's text output into the summary table of BENCHMARKS.md.
 
-Usage: bench_table.py RAW_OUTPUT MEMORY_JSON
+Usage: bench_table.py RAW_OUTPUT MEMORY_JSON [PAIRED_RECORDING_JSON]
 Times are in microseconds (medians unless said), allocations are mallocs per operation (median).
 Each benchmark is set against its baseline from the same run.
 """
@@ -55,6 +55,7 @@ def fmt_time(us):
 def main():
     results = parse(sys.argv[1])
     memory = json.loads(sys.argv[2]) if len(sys.argv) > 2 and sys.argv[2] else {}
+    paired = json.loads(sys.argv[3]) if len(sys.argv) > 3 and sys.argv[3] else {}
 
     def med(name, kind="time", p="p50"):
         entry = results.get(name, {}).get(kind)
@@ -84,6 +85,12 @@ def main():
                 break
         print(f"| {name} | {fmt_time(t['p50'])} | {fmt_time(t['p90'])} | {fmt_time(t['p99'])} | "
               f"{m['p50']:,.0f} | {t['samples']} | {ratio} |" if m else f"| {name} | {fmt_time(t['p50'])} | | | | | {ratio} |")
+    if paired:
+        print()
+        print(f"| 7 paired: {paired['requests']} requests, {paired['rounds']} rounds side by side | plain URLSession | recording + eject | eject | recording / plain (median of rounds) |")
+        print("| --- | ---: | ---: | ---: | ---: |")
+        print(f"| GramophoneBenchDriver record | {fmt_time(paired['plainMs'] * 1000)} | {fmt_time(paired['recordingMs'] * 1000)} | "
+              f"{fmt_time(paired['ejectMs'] * 1000)} | {paired['pairedRatio']:.3f}× |")
     if memory:
         size = memory.get("fileBytes", 0)
         print()

@@ -10,6 +10,10 @@ import HeapStats
 // GramophoneBenchDriver replay N      N replays of the small track (for callgrind)
 // GramophoneBenchDriver lookup N SIZE N hits on the last track of a SIZE-track vinyl (for callgrind)
 // GramophoneBenchDriver load          one load of the 10,000-track vinyl (for callgrind)
+// GramophoneBenchDriver record N ROUNDS [json|verbose|offline|sequential|plain-only|recording-only]
+//                                     benchmark 7 paired round by round against $GRAMOPHONE_HTTPBIN;
+//                                     offline records from a replaying Turntable instead, leaving
+//                                     only Gramophone's own work (for perf)
 
 func heap() -> Int { Int(heap_stats_in_use()) }
 
@@ -43,7 +47,66 @@ case "lookup":
     for _ in 0..<count { _ = try await turntable.data(for: request) }
 case "load":
     _ = try Vinyl(contentsOf: try Fixtures.mixedFile())
+case "record":
+    // Benchmark 7 paired: each round sends the same N GETs plainly and through a recording
+    // Turntable (new episodes, eject), back to back, alternating which goes first. Loopback
+    // httpbin drifts by 10-30% over a minute (which worker and thread serve the connection),
+    // more than recording adds, so only rounds side by side in time are compared.
+    let count = Int(arguments.dropFirst().first ?? "") ?? 200
+    let rounds = max(1, Int(arguments.dropFirst(2).first ?? "") ?? 20)
+    let flags = Set(arguments.dropFirst(3))
+    let offline = flags.contains("offline")
+    func now() -> Double { ProcessInfo.processInfo.systemUptime }
+    guard let base = offline ? URL(string: "http://offline.test") : ProcessInfo.processInfo.environment["GRAMOPHONE_HTTPBIN"].flatMap({ URL(string: $0) }) else {
+        FileHandle.standardError.write(Data("record: set GRAMOPHONE_HTTPBIN to a running httpbin, or pass offline\n".utf8))
+        exit(2)
+    }
+    let requests = (0..<count).map { URLRequest(url: URL(string: "\(base.absoluteString)/get?i=\($0)")!) }
+    // One session for both sides, so both use the same warm connections.
+    let session: any NetworkSession = offline
+        ? Turntable(vinyl: Vinyl(name: "source", tracks: requests.map { Track(request: Track.Request(url: $0.url!), outcome: Fixtures.smallTrack.outcome) }))
+        : URLSession(configuration: .ephemeral)
+    for request in requests.prefix(10) { _ = try await session.data(for: request) }
+    var plain: [Double] = [], recording: [Double] = [], eject: [Double] = []
+    func plainRound() async throws {
+        let start = now()
+        for request in requests { _ = try await session.data(for: request) }
+        plain.append(now() - start)
+    }
+    func recordingRound() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gramophone-driver-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let start = now()
+        let turntable = try Turntable(vinylNamed: "recorded", in: folder, recording: Recording(mode: .newEpisodes, session: session, environment: [:]))
+        for request in requests { _ = try await turntable.data(for: request) }
+        let ejectStart = now()
+        try turntable.eject()
+        recording.append(now() - start)
+        eject.append(now() - ejectStart)
+    }
+    if flags.contains("plain-only") { // for perf stat: one side's CPU at a time
+        for _ in 0..<rounds { try await plainRound() }
+    } else if flags.contains("recording-only") {
+        for _ in 0..<rounds { try await recordingRound() }
+    } else if flags.contains("sequential") { // as ordo-one runs two benchmarks: shows the drift
+        for _ in 0..<rounds { try await plainRound() }
+        for _ in 0..<rounds { try await recordingRound() }
+    } else {
+        for round in 0..<rounds {
+            if round % 2 == 0 { try await plainRound(); try await recordingRound() } else { try await recordingRound(); try await plainRound() }
+        }
+    }
+    func median(_ values: [Double]) -> Double { values.isEmpty ? .nan : values.sorted()[values.count / 2] }
+    let paired = median(zip(recording, plain).map { $0 / $1 })
+    if flags.contains("json") {
+        print(#"{"requests": \#(count), "rounds": \#(rounds), "plainMs": \#(median(plain) * 1000), "recordingMs": \#(median(recording) * 1000), "ejectMs": \#(median(eject) * 1000), "pairedRatio": \#(paired)}"#)
+    } else {
+        func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
+        print("\(rounds) rounds of \(count) requests: plain \(ms(median(plain))), recording with eject \(ms(median(recording))) (eject \(ms(median(eject)))); "
+            + "recording / plain, median of rounds side by side: \(String(format: "%.3f", paired))")
+        if flags.contains("verbose") { print("plain ms:", plain.map { Int($0 * 1000) }, "\nrecording ms:", recording.map { Int($0 * 1000) }) }
+    }
 default:
-    FileHandle.standardError.write(Data("usage: GramophoneBenchDriver memory | replay N | lookup N SIZE | load\n".utf8))
+    FileHandle.standardError.write(Data("usage: GramophoneBenchDriver memory | replay N | lookup N SIZE | load | record N ROUNDS [flags]\n".utf8))
     exit(2)
 }
