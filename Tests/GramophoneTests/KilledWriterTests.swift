@@ -102,9 +102,52 @@ struct KilledWriterTests {
         // writes are hidden `.tmp` files that no vinyl lookup can pick up.
         let read = try Turntable(vinylNamed: "killed", in: vinyls).vinyl
         #expect(read.tracks.count == Self.tracks || read.tracks.count == Self.tracks + Self.tracks / 2)
-        for name in try FileManager.default.contentsOfDirectory(atPath: vinyls.path) where name != "killed.json" {
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: vinyls.path).filter { $0 != "killed.json" }
+        for name in leftovers {
             #expect(name.hasPrefix(".killed.json.") && name.hasSuffix(".tmp"), "unexpected file \(name)")
             #expect(!VinylLocation.knownExtensions.contains((name as NSString).pathExtension))
         }
+
+        // The next write of the vinyl, once the leftovers are old enough, clears them away.
+        #expect(!leftovers.isEmpty, "the mid-write kills left no temporary file")
+        for name in leftovers {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -2 * AtomicFile.staleAge)],
+                                                  ofItemAtPath: vinyls.appendingPathComponent(name).path)
+        }
+        try read.write(to: vinyls.appendingPathComponent("killed.json"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: vinyls.path) == ["killed.json"])
+    }
+
+    /// Only leftovers of this file, from a writer that is gone, untouched for a while, are removed:
+    /// a write in progress, here or in a container sharing the folder, keeps its file.
+    @Test func onlyStaleLeftoversOfDeadWritersAreRemoved() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let finished = Process()
+        finished.executableURL = URL(fileURLWithPath: "/bin/sh")
+        finished.arguments = ["-c", "exit 0"]
+        try finished.run()
+        finished.waitUntilExit()
+        let dead = finished.processIdentifier
+        let alive = ProcessInfo.processInfo.processIdentifier
+        let old = Date(timeIntervalSinceNow: -2 * AtomicFile.staleAge)
+        let files: [(name: String, modified: Date, removed: Bool)] = [
+            (".users.json.\(dead).\(UUID().uuidString).tmp", old, true),
+            (".users.json.\(dead).\(UUID().uuidString).tmp", Date(), false), // perhaps another container, still writing
+            (".users.json.\(alive).\(UUID().uuidString).tmp", old, false),
+            (".orders.json.\(dead).\(UUID().uuidString).tmp", old, false),   // another vinyl's
+            (".users.json.notes.tmp", old, false),                           // not a name Gramophone writes
+        ]
+        for file in files {
+            let path = folder.appendingPathComponent(file.name).path
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("partial".utf8)))
+            try FileManager.default.setAttributes([.modificationDate: file.modified], ofItemAtPath: path)
+        }
+        try Vinyl(name: "users", tracks: [Track("GET https://api.example.com/users", .json("[]"))]).write(to: folder.appendingPathComponent("users.json"))
+        let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+        for file in files {
+            #expect(left.contains(file.name) == !file.removed, "\(file.name)")
+        }
+        #expect(left.contains("users.json"))
     }
 }

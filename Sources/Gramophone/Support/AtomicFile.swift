@@ -11,7 +11,13 @@ import Darwin
 ///
 /// The bytes go to a temporary file beside the destination, are flushed to disk, and the
 /// temporary file is renamed over the destination (rename is atomic within a folder).
+/// A writer killed before the rename leaves its temporary file; the next successful write of
+/// the same file removes such leftovers once their writer is gone.
 enum AtomicFile {
+    /// How long a dead writer's temporary file is left alone: a writer in another PID namespace
+    /// (a container sharing the folder) looks dead from here while it is still writing.
+    static let staleAge: TimeInterval = 60
+
     static func write(_ data: Data, to url: URL) throws {
         let path = url.path
         let folder = url.deletingLastPathComponent()
@@ -21,7 +27,8 @@ enum AtomicFile {
             throw VinylError(.unwritable, file: path, problem: "could not create the folder \(folder.path) (\((error as NSError).localizedDescription))",
                              fix: "Check that the path is writable, or choose another vinyl folder")
         }
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
+        // `.NAME.PID.UUID.tmp`: hidden, never a vinyl extension, and naming its writer.
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
         guard descriptor >= 0 else { throw failure(path, errno) }
         var written = 0
@@ -60,6 +67,29 @@ enum AtomicFile {
             fsync(folderDescriptor)
             close(folderDescriptor)
         }
+        removeLeftovers(of: url.lastPathComponent, in: folder)
+    }
+
+    /// Deletes the temporary files of earlier writes of `name` whose writing process no longer
+    /// exists and which have not changed for `staleAge`. Best effort: a failure here is not the
+    /// write's failure.
+    static func removeLeftovers(of name: String, in folder: URL, now: Date = Date()) {
+        let prefix = ".\(name)."
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
+            let middle = entry.dropFirst(prefix.count).dropLast(".tmp".count).split(separator: ".", omittingEmptySubsequences: false)
+            guard middle.count == 2, let pid = Int32(middle[0]), pid > 0, UUID(uuidString: String(middle[1])) != nil,
+                  !isRunning(pid) else { continue }
+            let path = folder.appendingPathComponent(entry).path
+            guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
+                  now.timeIntervalSince(modified) >= staleAge else { continue }
+            unlink(path)
+        }
+    }
+
+    private static func isRunning(_ pid: Int32) -> Bool {
+        // EPERM means it exists but belongs to someone else.
+        kill(pid, 0) == 0 || errno != ESRCH
     }
 
     private static func failure(_ path: String, _ code: Int32) -> VinylError {
