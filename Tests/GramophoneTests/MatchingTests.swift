@@ -170,6 +170,45 @@ import FoundationNetworking
         #expect(turntable.playback.misses == 1)
     }
 
+    // Miss reports rank every track with a part-by-part comparison (Matcher.matchesForRanking);
+    // it must give `matches`'s answer on every URL that prints unambiguously.
+    @Test(arguments: [
+        ("https://api.example.com/users?page=1", "https://api.example.com/users?page=1"),
+        ("https://api.example.com/users?page=1&q=a", "https://API.example.com/users?q=a&page=1"),
+        ("https://api.example.com/users?page=1", "https://api.example.com/users?page=2"),
+        ("https://api.example.com/users", "https://api.example.com/users?"),
+        ("https://api.example.com/users", "http://api.example.com/users"),
+        ("https://api.example.com:443/users", "https://api.example.com/users"),
+        ("https://api.example.com:8443/users", "https://api.example.com/users"),
+        ("https://api.example.com/users/%C3%A9?x=%20", "https://api.example.com/users/%C3%A9?x=+"),
+        ("https://api.example.com/a;b?flag", "https://api.example.com/a;b?flag="),
+        ("https://other.example.com/users?page=1", "https://api.example.com/users?page=1"),
+    ])
+    func rankingAgreesWithMatching(_ urls: (String, String)) throws {
+        let a = Track.Request(url: try #require(URL(string: urls.0))), b = Track.Request(method: "GET", url: try #require(URL(string: urls.1)))
+        let aParts = RequestParts(a), bParts = RequestParts(b)
+        for matcher in [Matcher.method, .url, .scheme, .host, .port, .path, .query] {
+            #expect(matcher.matchesForRanking(live: a, liveParts: aParts, recorded: b, recordedParts: bParts)
+                    == matcher.matches(live: a, liveParts: aParts, recorded: b, recordedParts: bParts), "\(matcher)")
+        }
+    }
+
+    @Test func missReportFindsTheNearestOfManyTracks() async throws {
+        let tracks = (0..<5_000).map { index in
+            Track(request: Track.Request(url: URL(string: "https://api.example.com/items/\(index % 50)?v=\(index)")!), outcome: .text("item \(index)"))
+        }
+        let turntable = Turntable(vinyl: Vinyl(name: "many", tracks: tracks))
+        do {
+            _ = try await turntable.data(for: request("GET", "https://api.example.com/items/17?v=x"))
+            Issue.record("expected a miss")
+        } catch let error as TurntableError {
+            let report = try #require(error.missReport)
+            // Same method, host and path first: the first track on /items/17.
+            #expect(report.nearestTrackIndex == 17)
+            #expect(report.differences == ["query: v=x vs v=17"])
+        }
+    }
+
     @Test func indexedLookupFindsTheLastOfManyTracks() async throws {
         let tracks = (0..<20_000).map { index in
             Track(request: Track.Request(url: URL(string: "https://api.example.com/items/\(index)?v=1")!), outcome: .text("item \(index)"))

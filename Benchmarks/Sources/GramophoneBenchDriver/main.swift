@@ -9,6 +9,7 @@ import HeapStats
 // GramophoneBenchDriver memory        heap kept alive by the loaded 10,000-track vinyl, as JSON
 // GramophoneBenchDriver replay N      N replays of the small track (for callgrind)
 // GramophoneBenchDriver lookup N SIZE N hits on the last track of a SIZE-track vinyl (for callgrind)
+// GramophoneBenchDriver miss N SIZE   N misses (each naming the nearest track) in a SIZE-track vinyl (for perf)
 // GramophoneBenchDriver load          one load of the 10,000-track vinyl (for callgrind)
 // GramophoneBenchDriver record N ROUNDS [json|verbose|offline|sequential|plain-only|recording-only]
 //                                     benchmark 7 paired round by round against $GRAMOPHONE_HTTPBIN;
@@ -45,6 +46,12 @@ case "lookup":
     let turntable = Turntable(vinyl: Fixtures.tracks(count: size))
     let request = URLRequest(url: Fixtures.url(size - 1))
     for _ in 0..<count { _ = try await turntable.data(for: request) }
+case "miss":
+    let count = Int(arguments.dropFirst().first ?? "") ?? 10
+    let size = Int(arguments.dropFirst(2).first ?? "") ?? 100_000
+    let turntable = Turntable(vinyl: Fixtures.tracks(count: size))
+    let request = URLRequest(url: URL(string: "https://api.example.com/nowhere?page=1")!)
+    for _ in 0..<count { _ = try? await turntable.data(for: request) }
 case "load":
     _ = try Vinyl(contentsOf: try Fixtures.mixedFile())
 case "record":

@@ -93,6 +93,24 @@ public struct Matcher: Sendable, CustomStringConvertible {
         }
     }
 
+    /// `matches`, for ranking every track in a miss report: URL and query compared part by
+    /// part instead of as built text, which cost two string builds per track. The answers differ
+    /// only where decoded query items print alike (`a%3Db` and `a=b`); the report's differences
+    /// still come from `matches`.
+    func matchesForRanking(live: Track.Request, liveParts: RequestParts, recorded: Track.Request, recordedParts: RequestParts) -> Bool {
+        switch kind {
+        case .url:
+            return liveParts.path == recordedParts.path && liveParts.query == recordedParts.query && liveParts.host == recordedParts.host
+                && liveParts.scheme == recordedParts.scheme && liveParts.port == recordedParts.port
+        case .query:
+            return liveParts.query == recordedParts.query
+        case .port:
+            return liveParts.effectivePort == recordedParts.effectivePort
+        default:
+            return matches(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts)
+        }
+    }
+
     /// How the two requests differ in this matcher's terms, for miss reports.
     func difference(live: Track.Request, liveParts: RequestParts, recorded: Track.Request, recordedParts: RequestParts) -> String? {
         if matches(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) { return nil }
