@@ -95,8 +95,8 @@ public struct Matcher: Sendable, CustomStringConvertible {
 
     /// `matches`, for ranking every track in a miss report: URL and query compared part by
     /// part instead of as built text, which cost two string builds per track. The answers differ
-    /// only where decoded query items print alike (`a%3Db` and `a=b`); the report's differences
-    /// still come from `matches`.
+    /// only where query items print alike (`a%3Db` and `a=b`; an undecodable query and none,
+    /// found by fuzzing); the report's differences still come from `matches`.
     func matchesForRanking(live: Track.Request, liveParts: RequestParts, recorded: Track.Request, recordedParts: RequestParts) -> Bool {
         switch kind {
         case .url:
