@@ -82,7 +82,14 @@ public struct Matcher: Sendable, CustomStringConvertible {
     /// Compares what the index cannot: headers, bodies, custom rules.
     func matches(live: Track.Request, liveParts: RequestParts, recorded: Track.Request, recordedParts: RequestParts) -> Bool {
         switch kind {
-        case .method, .url, .scheme, .host, .port, .path, .query:
+        // The same answers as comparing `keyComponent`s, without building text per comparison.
+        case .url:
+            return liveParts.hasSameURLText(as: recordedParts)
+        case .query:
+            return liveParts.hasSameQueryText(as: recordedParts)
+        case .port:
+            return liveParts.effectivePort == recordedParts.effectivePort
+        case .method, .scheme, .host, .path:
             return keyComponent(liveParts) == keyComponent(recordedParts)
         case .headers(let names):
             return names.allSatisfy { live.headers[$0] == recorded.headers[$0] }
@@ -90,24 +97,6 @@ public struct Matcher: Sendable, CustomStringConvertible {
             return BodyComparison.equal(live.body, live.headers, recorded.body, recorded.headers)
         case .custom(_, let rule):
             return rule(live, recorded)
-        }
-    }
-
-    /// `matches`, for ranking every track in a miss report: URL and query compared part by
-    /// part instead of as built text, which cost two string builds per track. The answers differ
-    /// only where query items print alike (`a%3Db` and `a=b`; an undecodable query and none,
-    /// found by fuzzing); the report's differences still come from `matches`.
-    func matchesForRanking(live: Track.Request, liveParts: RequestParts, recorded: Track.Request, recordedParts: RequestParts) -> Bool {
-        switch kind {
-        case .url:
-            return liveParts.path == recordedParts.path && liveParts.query == recordedParts.query && liveParts.host == recordedParts.host
-                && liveParts.scheme == recordedParts.scheme && liveParts.port == recordedParts.port
-        case .query:
-            return liveParts.query == recordedParts.query
-        case .port:
-            return liveParts.effectivePort == recordedParts.effectivePort
-        default:
-            return matches(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts)
         }
     }
 

@@ -45,7 +45,7 @@ public struct MissReport: Sendable, CustomStringConvertible {
         for index in tracks.indices {
             var score = 0
             let recorded = tracks[index].request, recordedParts = parts[index] // one copy per track, not per judge
-            for (position, judge) in judges.enumerated() where judge.matchesForRanking(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) {
+            for (position, judge) in judges.enumerated() where judge.matches(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) {
                 // The strategy's own matchers weigh most; method before path before query.
                 score += position < matchers.count ? 100 : 10 - min(position - matchers.count, 9)
             }

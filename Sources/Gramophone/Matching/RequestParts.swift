@@ -19,6 +19,12 @@ struct RequestParts: Sendable, Hashable {
             lhs.name != rhs.name ? lhs.name < rhs.name : (lhs.value ?? "") < (rhs.value ?? "")
         }
         var text: String { value.map { "\(name)=\($0)" } ?? name }
+        /// Whether another list of items could print as the same text: a decoded `=` or `&`
+        /// inside, or nothing to print (URLComponents reads some undecodable queries so).
+        var printsAmbiguously: Bool {
+            (name.isEmpty && value == nil) || name.utf8.contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "&") }
+                || (value?.utf8.contains { $0 == UInt8(ascii: "=") || $0 == UInt8(ascii: "&") } ?? false)
+        }
     }
 
     init(method: String, scheme: String, host: String, port: Int?, path: String, query: [QueryItem]) {
@@ -140,6 +146,36 @@ struct RequestParts: Sendable, Hashable {
 
     var queryText: String { query.map(\.text).joined(separator: "&") }
     var effectivePort: Int? { port ?? Self.defaultPort(for: scheme) }
+
+    /// `queryText == other.queryText`, without building either text unless the items differ
+    /// and still could print alike: at the same length, with an item that prints ambiguously.
+    /// Miss reports compare every track this way.
+    func hasSameQueryText(as other: RequestParts) -> Bool {
+        if query == other.query { return true }
+        guard queryTextLength == other.queryTextLength,
+              query.contains(where: \.printsAmbiguously) || other.query.contains(where: \.printsAmbiguously) else { return false }
+        return queryText == other.queryText
+    }
+
+    /// `queryText.utf8.count`, from the items' own counts.
+    private var queryTextLength: Int {
+        query.reduce(max(query.count - 1, 0)) { $0 + $1.name.utf8.count + ($1.value.map { $0.utf8.count + 1 } ?? 0) }
+    }
+
+    /// `urlText == other.urlText`, part by part where the parts print unambiguously (the
+    /// Matcher fuzz target checks the two agree).
+    func hasSameURLText(as other: RequestParts) -> Bool {
+        guard hasPlainAuthority, other.hasPlainAuthority else { return urlText == other.urlText }
+        return path == other.path && host == other.host && scheme == other.scheme && port == other.port
+            && query.isEmpty == other.query.isEmpty && hasSameQueryText(as: other)
+    }
+
+    /// Host, port and path print joined in `urlText`; they split back one way only when the host
+    /// holds no `:` or `/` and the path starts with `/`. Not so for relative URLs (`=/` and
+    /// `//=` print alike), IPv6 hosts or hosts URLComponents decoded.
+    private var hasPlainAuthority: Bool {
+        path.utf8.first == UInt8(ascii: "/") && !host.utf8.contains { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "/") }
+    }
 
     /// The normalised URL: what `.url` compares.
     var urlText: String {
