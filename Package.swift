@@ -22,14 +22,16 @@ let package = Package(
         .target(name: "UsersClient", dependencies: ["Gramophone"], path: "Examples/UsersClient"),
         // The child process KilledWriterTests kills mid-write; not a product.
         .executableTarget(name: "GramophoneWriterProbe", dependencies: ["Gramophone"], path: "Tests/GramophoneWriterProbe"),
+        // What both test targets need (the local httpbin, temporary folders); not a product.
+        .target(name: "GramophoneTestSupport", path: "Tests/GramophoneTestSupport"),
         .testTarget(
             name: "GramophoneTests",
-            dependencies: ["Gramophone", "GramophoneWriterProbe"],
+            dependencies: ["Gramophone", "GramophoneWriterProbe", "GramophoneTestSupport"],
             resources: [.copy("Resources")]
         ),
         .testTarget(
             name: "GramophoneTestingTests",
-            dependencies: ["GramophoneTesting", "UsersClient"],
+            dependencies: ["GramophoneTesting", "UsersClient", "GramophoneTestSupport"],
             resources: [.copy("Vinyls")]
         ),
     ],

@@ -2,6 +2,7 @@ import Foundation
 import Gramophone
 import GramophoneTesting
 import Testing
+import GramophoneTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

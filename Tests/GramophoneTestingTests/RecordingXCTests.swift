@@ -1,6 +1,7 @@
 import Foundation
 import Gramophone
 import GramophoneTesting
+import GramophoneTestSupport
 import XCTest
 #if canImport(FoundationNetworking)
 import FoundationNetworking

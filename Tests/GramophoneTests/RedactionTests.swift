@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import GramophoneTestSupport
 @testable import Gramophone
 #if canImport(FoundationNetworking)
 import FoundationNetworking

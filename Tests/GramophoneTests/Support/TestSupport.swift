@@ -1,31 +1,9 @@
 import Foundation
 import Testing
+import GramophoneTestSupport
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-/// The local httpbin server that `scripts/test` starts (never a mock of one).
-enum HTTPBin {
-    /// The server's base URL, from `GRAMOPHONE_HTTPBIN`.
-    static var url: URL? {
-        ProcessInfo.processInfo.environment["GRAMOPHONE_HTTPBIN"].flatMap { URL(string: $0) }
-    }
-
-    /// True when the tests must have the server: `scripts/test` sets this, so a server that
-    /// failed to start fails the suite instead of silently skipping recording tests.
-    static var isRequired: Bool {
-        ProcessInfo.processInfo.environment["GRAMOPHONE_REQUIRE_HTTPBIN"] == "1"
-    }
-
-    /// Use as `@Test(.enabled(if: HTTPBin.isAvailable))`: runs when the server is there
-    /// or required (and then fails loudly if it is missing).
-    static var isAvailable: Bool { url != nil || isRequired }
-
-    /// The server's URL, or a test failure saying how to get one.
-    static func baseURL(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
-        try #require(url, "GRAMOPHONE_HTTPBIN is not set: run the suite with scripts/test, which starts httpbin", sourceLocation: sourceLocation)
-    }
-}
 
 /// Files the tests read.
 enum TestFiles {
@@ -45,9 +23,5 @@ enum TestFiles {
     }
 
     /// A fresh temporary folder, removed by the caller.
-    static func temporaryFolder() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("gramophone-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
-    }
+    static func temporaryFolder() throws -> URL { try makeTemporaryFolder(prefix: "gramophone-tests") }
 }

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+/// The local httpbin server that `scripts/test` starts (never a mock of one), shared by both
+/// test targets.
+public enum HTTPBin {
+    /// The server's base URL, from `GRAMOPHONE_HTTPBIN`.
+    public static var url: URL? {
+        ProcessInfo.processInfo.environment["GRAMOPHONE_HTTPBIN"].flatMap { URL(string: $0) }
+    }
+
+    /// True when the tests must have the server: `scripts/test` sets this, so a server that
+    /// failed to start fails the suite instead of silently skipping recording tests.
+    public static var isRequired: Bool {
+        ProcessInfo.processInfo.environment["GRAMOPHONE_REQUIRE_HTTPBIN"] == "1"
+    }
+
+    /// Use as `@Test(.enabled(if: HTTPBin.isAvailable))`: runs when the server is there
+    /// or required (and then fails loudly if it is missing).
+    public static var isAvailable: Bool { url != nil || isRequired }
+
+    /// The server's URL, or a test failure saying how to get one.
+    public static func baseURL(sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        try #require(url, "GRAMOPHONE_HTTPBIN is not set: run the suite with scripts/test, which starts httpbin", sourceLocation: sourceLocation)
+    }
+}
+
+/// A fresh temporary folder named `PREFIX-UUID`; the caller removes it.
+public func makeTemporaryFolder(prefix: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
