@@ -8,13 +8,17 @@ let package = Package(
     name: "Gramophone",
     platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
     products: [
+        // What production code imports: the NetworkSession protocol and URLSession's conformance, nothing else.
+        .library(name: "GramophoneSession", targets: ["GramophoneSession"]),
+        // Turntable, vinyls, recording, stubbing, formats; re-exports GramophoneSession.
         .library(name: "Gramophone", targets: ["Gramophone"]),
         // Test helpers (a Swift Testing trait, an XCTest base class); link them from test targets only.
         .library(name: "GramophoneTesting", targets: ["GramophoneTesting"]),
         .executable(name: "gramophone", targets: ["GramophoneCLI"]),
     ],
     targets: [
-        .target(name: "Gramophone"),
+        .target(name: "GramophoneSession"),
+        .target(name: "Gramophone", dependencies: ["GramophoneSession"]),
         .executableTarget(name: "GramophoneCLI", dependencies: ["Gramophone"]),
         // Testing and XCTest come with the toolchain: no package dependency.
         .target(name: "GramophoneTesting", dependencies: ["Gramophone"]),

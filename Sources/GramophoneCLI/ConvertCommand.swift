@@ -68,7 +68,7 @@ enum ConvertCommand: Command {
     }
 
     static func chooseOutputFormat(option: String?, output: String) -> Result<VinylFormat, UsageMessage> {
-        let writable = VinylFormat.allCases.filter(\.isWritable).map(\.rawValue).joined(separator: ", ")
+        let writable = VinylFormat.allCases.filter(\.isWritable).map(\.description).joined(separator: ", ")
         if let option {
             guard let format = VinylFormat(name: option) else {
                 return .failure(UsageMessage("unknown format '\(option)' for --to. Writable formats: \(writable)"))

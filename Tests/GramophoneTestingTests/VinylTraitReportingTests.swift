@@ -70,15 +70,15 @@ import UsersClient
     }
 
     @Test func recordModeNoneMeansNeverRecordNotInherit() throws {
-        #expect(VinylConfiguration(recordMode: .none).requestedRecordMode == RecordMode.none)
+        #expect(VinylConfiguration(record: .never).record == RecordMode.never)
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A missing vinyl in a folder would be recorded by the default mode; `.none` refuses it.
+        // A missing vinyl in a folder would be recorded by the default mode; `.never` refuses it.
         #expect(throws: VinylError.self) {
-            try TestVinyl(name: "missing", configuration: VinylConfiguration(store: .folder(folder), recordMode: .none, recording: Recording(environment: [:])))
+            try TestVinyl(name: "missing", configuration: VinylConfiguration(store: .folder(folder), record: .never, recording: Recording(environment: [:])))
         }
         let recording = try TestVinyl(name: "missing", configuration: VinylConfiguration(store: .folder(folder), recording: Recording(environment: [:])))
-        #expect(recording.turntable.cassette.mode == .once)
+        #expect(recording.turntable.playback.mode == .once)
     }
 
     @Test func testsOwnValuesWinOverTheSuites() {

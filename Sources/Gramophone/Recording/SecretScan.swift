@@ -71,7 +71,7 @@ struct SecretScanner {
     }
 
     private mutating func scanHeaders(_ headers: Headers, at index: Int, side: String) {
-        for field in headers where !SensitiveNames.isRedacted(field.value) {
+        for field in headers.fields where !SensitiveNames.isRedacted(field.value) {
             let place = "\(side).headers.\(field.name)"
             if SensitiveNames.isSensitiveHeader(field.name) {
                 add(index, place, "a credential header", field.value)
