@@ -1,19 +1,5 @@
 import Foundation
 
-/// Identifies an added stub, to remove it later.
-public struct StubHandle: Sendable, Hashable {
-    let id: Int
-}
-
-/// What the process-wide stubber does with a request no stub answers.
-public enum UnhandledMode: Sendable, Equatable {
-    /// Unmatched requests go to the real network, untouched.
-    case optIn
-    /// Unmatched requests fail with `StubError.noMatchingStub`, which lists every stub and
-    /// why it did not match. Only requests an ignore rule names reach the network.
-    case optOut
-}
-
 /// The stubs of a Turntable (`turntable.stubs`) or of the process-wide stubber
 /// (`HTTPStubber.shared.stubs`): add, remove, list; the one place a request is matched
 /// against stubs.
