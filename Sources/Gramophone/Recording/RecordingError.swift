@@ -1,3 +1,5 @@
+import Foundation
+
 /// Errors of the recording machinery itself (misses and file problems have their own types).
 public enum RecordingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// `GRAMOPHONE_RECORD_MODE` holds something that is not a mode.
