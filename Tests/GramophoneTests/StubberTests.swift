@@ -181,6 +181,37 @@ struct StubberTests {
         }
     }
 
+    @Test func bodiesSentAsStreamsAreMatched() async throws {
+        defer { cleanUp() }
+        // Apple moves httpBody into httpBodyStream before a URLProtocol is asked; a stream body
+        // must still reach body matchers (0.x claimed by httpBody alone and let it through).
+        stubber.stubs.add(try Stub().matching(.json(#"{"user":"ada"}"#)).responding(with: .text("matched the stream")))
+        var request = URLRequest(url: try url("https://api.stubbed.test/login"))
+        request.httpMethod = "POST"
+        request.httpBodyStream = InputStream(data: Data(#"{ "user": "ada" }"#.utf8))
+        let session = stubber.session()
+        defer { session.finishTasksAndInvalidate() }
+        let (data, _) = try await session.data(for: request)
+        #expect(String(decoding: data, as: UTF8.self) == "matched the stream")
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable, "needs the local httpbin (scripts/test starts it)"))
+    func streamBodiesNoStubAnswersReachTheNetworkWhole() async throws {
+        defer { cleanUp() }
+        let base = try HTTPBin.baseURL()
+        stubber.stubs.add(try Stub().matching(.json(#"{"user":"ada"}"#)).responding(with: .text("stubbed")))
+        var request = URLRequest(url: base.appendingPathComponent("anything"))
+        request.httpMethod = "POST"
+        request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+        request.httpBodyStream = InputStream(data: Data("not the stubbed body".utf8))
+        let session = stubber.session()
+        defer { session.finishTasksAndInvalidate() }
+        // Claimed while the body was unknown, then sent on by the stubber itself, body and all.
+        let (data, response) = try await session.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self).contains("not the stubbed body"))
+    }
+
     @Test func throttledBodiesArriveWholeThroughHandlersAndAsync() async throws {
         defer { cleanUp() }
         // 0.x lost all but the last chunk here on Linux (3,584 of 16,384 bytes).

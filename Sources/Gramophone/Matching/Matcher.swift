@@ -40,6 +40,14 @@ public struct Matcher: Sendable, CustomStringConvertible {
         Matcher(kind: .custom(name, matches))
     }
 
+    /// Whether this matcher compares bodies (a custom rule may).
+    var readsBody: Bool {
+        switch kind {
+        case .body, .custom: return true
+        default: return false
+        }
+    }
+
     public var description: String {
         switch kind {
         case .method: return "method"

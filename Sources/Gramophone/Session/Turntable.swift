@@ -234,7 +234,7 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     public func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
-        TurntableDataTask(core: TaskCore(turntable: self, request: request, kind: .data, completion: .data(completionHandler)))
+        TaskCore(turntable: self, request: request, kind: .data, completion: .data(completionHandler)).makeTask(TurntableDataTask.self)
     }
 }
 

@@ -122,12 +122,18 @@ public final class HTTPStubber: Sendable {
     // MARK: For the protocol
 
     /// Whether the protocol should take `request`: a stub answers it, or it must fail as
-    /// unmatched. Reads only `httpBody`: draining a body stream here would leave nothing for
-    /// the network if the request is then passed on.
+    /// unmatched.
+    ///
+    /// On Apple platforms the URL loading system has already moved `httpBody` into
+    /// `httpBodyStream` when it asks, and draining the stream here would leave nothing for the
+    /// network if the request were then passed on. So a request whose body is a stream is
+    /// claimed when a stub could answer it whatever its body; the protocol then reads the
+    /// body, and if no stub answers after all, sends the request to the network itself.
     func claims(_ urlRequest: URLRequest) -> Bool {
         guard isEnabled, let url = urlRequest.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        let bodyUnknown = urlRequest.httpBody == nil && urlRequest.httpBodyStream != nil
         let live = Track.Request(method: urlRequest.httpMethod ?? "GET", url: url, headers: Headers(urlRequest.allHTTPHeaderFields ?? [:]), body: urlRequest.httpBody ?? Data())
-        switch stubs.resolve(live) {
+        switch stubs.resolve(live, bodyUnknown: bodyUnknown) {
         case .stubbed: return true
         case .ignored: return false
         case .unmatched(_, let mode): return mode == .optOut

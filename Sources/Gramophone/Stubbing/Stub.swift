@@ -83,9 +83,9 @@ public struct Stub: Sendable, CustomStringConvertible {
     }
 
     /// Whether every matcher holds, with the variables they captured, or why not.
-    func evaluate(_ request: Track.Request, parts: RequestParts) -> StubMatcher.Verdict {
+    func evaluate(_ request: Track.Request, parts: RequestParts, bodyUnknown: Bool = false) -> StubMatcher.Verdict {
         var variables: [String: String] = [:]
-        for matcher in matchers {
+        for matcher in matchers where !(bodyUnknown && matcher.readsBody) {
             switch matcher.evaluate(request, parts: parts) {
             case .failed(let reason): return .failed(reason)
             case .matched(let captured): variables.merge(captured) { _, new in new }

@@ -21,6 +21,16 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
 
     let kind: Kind
 
+    /// Whether this matcher needs the body: when the body is not known yet (a stream the
+    /// stubber must not drain before it claims the request), such matchers count as holding.
+    var readsBody: Bool {
+        switch kind {
+        case .bodyBytes, .json, .custom: return true
+        case .request(let matchers, _, _, _): return matchers.contains { $0.readsBody }
+        case .regex, .uriTemplate, .path: return false
+        }
+    }
+
     private static let placeholderURL = URL(string: "http://stub.invalid/")!
 
     /// The URL (as text) contains a match of the regular expression. Named groups

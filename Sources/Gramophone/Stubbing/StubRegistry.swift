@@ -102,17 +102,23 @@ public final class StubRegistry: Sendable {
         set { state.withLock { $0.placeholders = newValue } }
     }
 
-    func resolve(_ request: Track.Request) -> Resolution {
+    /// - Parameter bodyUnknown: the body is still a stream; matchers that read it count as
+    ///   holding, so the answer is "could be stubbed".
+    func resolve(_ request: Track.Request, bodyUnknown: Bool = false) -> Resolution {
         // Copy under the lock, match outside it: custom matchers may call back into the registry.
         let snapshot = state.withLock { $0 }
         let parts = RequestParts(request)
         let ignored = snapshot.ignoreRules.contains { rule in
-            rule.allSatisfy { if case .matched = $0.evaluate(request, parts: parts) { true } else { false } }
+            rule.allSatisfy { matcher in
+                if bodyUnknown && matcher.readsBody { return false }
+                if case .matched = matcher.evaluate(request, parts: parts) { return true }
+                return false
+            }
         }
         if ignored { return .ignored }
         var attempts: [StubMissReport.Attempt] = []
         for entry in snapshot.entries {
-            switch entry.stub.evaluate(request, parts: parts) {
+            switch entry.stub.evaluate(request, parts: parts, bodyUnknown: bodyUnknown) {
             case .failed(let reason):
                 attempts.append(.init(stub: entry.stub.description, priority: entry.stub.priority, reason: reason))
             case .matched(let variables):

@@ -30,11 +30,12 @@ final class StubURLProtocol: URLProtocol {
                 switch HTTPStubber.shared.stubs.resolve(live) {
                 case .stubbed(let response, let stubRequest, let placeholders, let condition):
                     answer = await StubAnswer.make(response, for: stubRequest, placeholders: placeholders, condition: condition)
-                case .unmatched(let report, _):
+                case .unmatched(let report, .optOut):
                     answer = StubAnswer(outcome: .failure(StubError.noMatchingStub(report)), condition: .immediate, cachePolicy: .notAllowed)
-                case .ignored:
-                    // An ignore rule added between canInit and now: too late to hand the request back.
-                    answer = StubAnswer(outcome: .failure(StubError.noMatchingStub(StubMissReport(request: live, attempts: []))), condition: .immediate, cachePolicy: .notAllowed)
+                case .unmatched(_, .optIn), .ignored:
+                    // Claimed while its body was a stream (or an ignore rule came meanwhile):
+                    // too late to hand it back, so it goes to the network from here.
+                    answer = StubAnswer(outcome: await PassThrough.send(live), condition: .immediate, cachePolicy: .notAllowed)
                 }
             } catch {
                 answer = StubAnswer(outcome: .failure(error), condition: .immediate, cachePolicy: .notAllowed)
@@ -51,6 +52,31 @@ final class StubURLProtocol: URLProtocol {
         delivery.withLock { task in
             task?.cancel()
             task = nil
+        }
+    }
+}
+
+/// The network, for requests the stubber claimed and then found no stub for: a session of its
+/// own without the stubber's protocol, made on first need.
+enum PassThrough {
+    /// Locked: made once, on first need, from any loading task.
+    private static let session = Locked<URLSession?>(nil)
+
+    static func send(_ live: Track.Request) async -> Result<(HTTPURLResponse, Data), any Error> {
+        let session = session.withLock { session in
+            if let session { return session }
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { $0 != StubURLProtocol.self }
+            let made = URLSession(configuration: configuration)
+            session = made
+            return made
+        }
+        do {
+            let (body, response) = try await session.data(for: live.urlRequest)
+            guard let http = response as? HTTPURLResponse else { return .failure(URLError(.badServerResponse)) }
+            return .success((http, body))
+        } catch {
+            return .failure(error)
         }
     }
 }
