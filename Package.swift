@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 // The example app code and its tests are a package of their own, in Examples/.
@@ -7,7 +7,9 @@ import PackageDescription
 // from `Gramophone` only by case collides on case-insensitive file systems (macOS).
 let package = Package(
     name: "Gramophone",
-    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
+    // Swift 6.2 or later: every supported compiler has TestScoping (the .vinyl trait) and
+    // nonisolated(nonsending). macOS 13 / iOS 16 for ContinuousClock and Duration.
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         // What production code imports: the NetworkSession protocol and URLSession's conformance, nothing else.
         .library(name: "GramophoneSession", targets: ["GramophoneSession"]),

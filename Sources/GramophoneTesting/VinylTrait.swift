@@ -53,7 +53,6 @@ extension Trait where Self == VinylTrait {
     }
 }
 
-#if compiler(>=6.1)
 extension VinylTrait: TestScoping {
     /// Each test case gets a scope (suites and the test function around its cases get none:
     /// every case has its own vinyl), provided by the outermost `.vinyl` the test carries,
@@ -75,7 +74,6 @@ extension VinylTrait: TestScoping {
         }
     }
 }
-#endif
 
 /// Runs `operation` with the vinyl `name` on `Turntable.current`, then records its misses,
 /// unplayed tracks (when all must play) and save failures as issues at `sourceLocation`.

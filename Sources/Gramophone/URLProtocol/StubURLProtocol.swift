@@ -8,9 +8,9 @@ import FoundationNetworking
 ///
 /// It claims a request only while the stubber is enabled and a stub (or opt-out mode) is to
 /// answer it; every other request goes to the next protocol, the real network.
-final class StubURLProtocol: URLProtocol {
-    /// The running delivery, cancelled by `stopLoading`.
-    private let delivery = Locked<Task<Void, Never>?>(nil)
+final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
+    /// Locked: set by startLoading and read by stopLoading, which the system may call from other threads.
+    let load = Locked<ProtocolLoad?>(nil)
 
     override class func canInit(with request: URLRequest) -> Bool {
         HTTPStubber.shared.claims(request)
@@ -20,10 +20,7 @@ final class StubURLProtocol: URLProtocol {
 
     override func startLoading() {
         let request = self.request
-        // URLProtocol is not Sendable; the URL loading system calls it from any thread and
-        // the client tolerates that, so the delivery task may hold it.
-        let this = Unchecked(self)
-        let task = Task {
+        let started = ProtocolLoad(self) { calls in
             let answer: StubAnswer
             do {
                 let live = try Track.Request(request)
@@ -43,16 +40,13 @@ final class StubURLProtocol: URLProtocol {
             let byteCount = (try? answer.outcome.get().1.count) ?? 0
             let plan = answer.condition.deliveryPlan(byteCount: byteCount)
             guard await URLProtocolDelivery.wait(plan.initialDelay) else { return }
-            await URLProtocolDelivery.deliver(answer.outcome, to: this.value, cachePolicy: answer.cachePolicy, chunks: plan.chunks)
+            await URLProtocolDelivery.deliver(answer.outcome, to: calls, cachePolicy: answer.cachePolicy, chunks: plan.chunks)
         }
-        delivery.withLock { $0 = task }
+        load.withLock { $0 = started }
     }
 
     override func stopLoading() {
-        delivery.withLock { task in
-            task?.cancel()
-            task = nil
-        }
+        load.withLock { $0?.stop() }
     }
 }
 

@@ -59,9 +59,9 @@ enum ProtocolSlots {
 
     /// Answers `urlProtocol`'s request from `turntable` after the playback delay. Not generic,
     /// so the task captures no metatype of the protocol class.
-    static func load(_ urlProtocol: Unchecked<URLProtocol>, from turntable: Turntable) -> Task<Void, Never> {
-        let request = urlProtocol.value.request
-        return Task {
+    static func load(_ urlProtocol: URLProtocol, from turntable: Turntable) -> ProtocolLoad {
+        let request = urlProtocol.request
+        return ProtocolLoad(urlProtocol) { calls in
             let outcome: Result<(HTTPURLResponse, Data), any Error>
             do {
                 let answer = await turntable.answer(try Track.Request(request))
@@ -71,8 +71,7 @@ enum ProtocolSlots {
                 outcome = .failure(error)
             }
             let byteCount = (try? outcome.get().1.count) ?? 0
-            await URLProtocolDelivery.deliver(outcome, to: urlProtocol.value,
-                                              chunks: URLProtocolDelivery.immediateChunks(byteCount: byteCount, size: turntable.bodyChunkSize))
+            await URLProtocolDelivery.deliver(outcome, to: calls, chunks: URLProtocolDelivery.immediateChunks(byteCount: byteCount, size: turntable.bodyChunkSize))
         }
     }
 
@@ -88,8 +87,9 @@ enum ProtocolSlots {
 }
 
 /// Answers a URLSession's requests from the Turntable that owns this class.
-final class TurntableURLProtocol<Slot: SlotMarker>: URLProtocol {
-    private let loading = Locked<Task<Void, Never>?>(nil)
+final class TurntableURLProtocol<Slot: SlotMarker>: URLProtocol, LoadingURLProtocol {
+    /// Locked: set by startLoading and read by stopLoading, which the system may call from other threads.
+    let load = Locked<ProtocolLoad?>(nil)
 
     override class func canInit(with request: URLRequest) -> Bool {
         ProtocolSlots.turntable(for: self) != nil
@@ -102,14 +102,12 @@ final class TurntableURLProtocol<Slot: SlotMarker>: URLProtocol {
             client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "The Turntable behind this URLSession no longer exists; keep it alive while the session is used"]))
             return
         }
-        // URLProtocol is not Sendable; the URL loading system calls it from any thread and
-        // the client tolerates that, so the loading task may hold it.
-        let task = ProtocolSlots.load(Unchecked(self as URLProtocol), from: turntable)
-        loading.withLock { $0 = task }
+        let started = ProtocolSlots.load(self, from: turntable)
+        load.withLock { $0 = started }
     }
 
     override func stopLoading() {
-        loading.withLock { $0?.cancel() }
+        load.withLock { $0?.stop() }
     }
 }
 
