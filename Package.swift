@@ -27,11 +27,13 @@ let package = Package(
         .target(name: "GramophoneTesting", dependencies: ["Gramophone"]),
         // The child process KilledWriterTests kills mid-write; not a product.
         .executableTarget(name: "GramophoneWriterProbe", dependencies: ["Gramophone"], path: "Tests/GramophoneWriterProbe"),
+        // The "app" LaunchEnvironmentTests launches with a UI test's environment; not a product.
+        .executableTarget(name: "GramophoneLaunchProbe", dependencies: ["Gramophone"], path: "Tests/GramophoneLaunchProbe"),
         // What both test targets need (the local httpbin, temporary folders); not a product.
         .target(name: "GramophoneTestSupport", path: "Tests/GramophoneTestSupport"),
         .testTarget(
             name: "GramophoneTests",
-            dependencies: ["Gramophone", "GramophoneWriterProbe", "GramophoneTestSupport"],
+            dependencies: ["Gramophone", "GramophoneWriterProbe", "GramophoneLaunchProbe", "GramophoneTestSupport"],
             resources: [.copy("Resources")]
         ),
         .testTarget(

@@ -15,10 +15,17 @@ public struct TestVinyl: Sendable {
     /// The vinyl's file.
     public let file: URL
 
-    /// Opens the vinyl `name` as `configuration` says.
+    /// Opens the vinyl `name` as `configuration` says; with no store configured, from the
+    /// `Vinyls` folder of the package `sourceFile` belongs to.
     /// - Throws: `VinylError` when the vinyl cannot be found or read, naming the file and the fix.
-    public init(name: String, configuration: VinylConfiguration = VinylConfiguration()) throws {
-        let store = configuration.store ?? .defaultFolder
+    public init(name: String, configuration: VinylConfiguration = VinylConfiguration(), sourceFile: StaticString = #filePath) throws {
+        try self.init(name: name, configuration: configuration, sourcePath: "\(sourceFile)")
+    }
+
+    /// - Parameter sourcePath: the test's source file, where the default store is looked for
+    ///   (nil: the current directory).
+    init(name: String, configuration: VinylConfiguration, sourcePath: String?) throws {
+        let store = configuration.store ?? .defaultFolder(nearPath: sourcePath)
         let matching = configuration.matching ?? .default
         let recording = configuration.resolvedRecording
         self.name = name

@@ -13,7 +13,8 @@ import Gramophone
 public struct VinylConfiguration: Sendable {
     /// The vinyl's name; nil names it after the test (`Suite/test`, or `Class/test` in XCTest).
     public var name: String?
-    /// Where the vinyl lives; nil is `VinylStore.defaultFolder`.
+    /// Where the vinyl lives; nil is the `Vinyls` folder of the test's package (with XCTest, of
+    /// the current directory unless `vinylDefaults` says `.defaultFolder()`).
     public var store: VinylStore?
     /// How requests are matched to tracks; nil is `MatchingStrategy.default`.
     public var matching: MatchingStrategy?

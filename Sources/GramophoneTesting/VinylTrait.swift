@@ -34,7 +34,8 @@ extension Trait where Self == VinylTrait {
     ///
     /// - Parameters:
     ///   - name: the vinyl's name (`/` for subfolders); nil names it after the suite and test.
-    ///   - store: where vinyls live, e.g. `.bundle(.module)`; nil is `VinylStore.defaultFolder`.
+    ///   - store: where vinyls live, e.g. `.bundle(.module)`; nil is the `Vinyls` folder of the
+    ///     package the test's source file belongs to (`VinylStore.defaultFolder()`).
     ///   - matching: how requests find their track; nil is `.default` (method and URL).
     ///   - record: the record mode; nil is `.once` (`.never` on CI) for a folder, `.never` for
     ///     a bundle. `GRAMOPHONE_RECORD_MODE` overrides it.
@@ -86,7 +87,7 @@ public func withVinyl<R>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async throws -> R {
-    let vinyl = try TestVinyl(name: name, configuration: configuration)
+    let vinyl = try TestVinyl(name: name, configuration: configuration, sourcePath: sourceLocation.filePath)
     let result: Result<R, any Error>
     do {
         result = .success(try await Turntable.$current.withValue(vinyl.turntable, operation: operation))

@@ -41,9 +41,10 @@ public struct Recording: Sendable {
         self.environment = environment
     }
 
-    /// Whether the `CI` variable says this is a CI run (set, and not empty, `0`, `false` or `no`).
+    /// Whether the `CI` (or `TEST_RUNNER_CI`) variable says this is a CI run (set, and not
+    /// empty, `0`, `false` or `no`).
     var isCI: Bool {
-        guard let value = environment["CI"]?.trimmingWhitespace().lowercased() else { return false }
+        guard let value = Environment.value("CI", in: environment)?.trimmingWhitespace().lowercased() else { return false }
         return !["", "0", "false", "no"].contains(value)
     }
 
@@ -58,7 +59,7 @@ public struct Recording: Sendable {
     /// and for a bundle, `.once` elsewhere.
     /// - Throws: `RecordingError.invalidMode` naming the variable when its value is not a mode.
     func resolvedMode(defaultForBundle isBundle: Bool = false) throws -> RecordMode {
-        if let text = environment[Self.modeVariable], !text.trimmingWhitespace().isEmpty {
+        if let text = Environment.value(Self.modeVariable, in: environment) {
             guard let mode = RecordMode(environmentValue: text) else {
                 throw RecordingError.invalidMode(text)
             }

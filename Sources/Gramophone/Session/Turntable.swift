@@ -76,9 +76,13 @@ public final class Turntable: NetworkSession, Sendable {
     /// is written on `eject()` or when the Turntable is released; with `.all` an existing file
     /// is not read, it will be replaced.
     ///
+    /// - Parameter store: where the vinyl is; nil is `VinylStore.defaultFolder()` of the
+    ///   calling file (`sourceFile`): the `Vinyls` folder of its package.
     /// - Throws: `VinylError` for a bad name, a missing vinyl (that will not be recorded) or an
     ///   unreadable one; `RecordingError.invalidMode` for an unknown `GRAMOPHONE_RECORD_MODE`.
-    public convenience init(vinylNamed name: String, from store: VinylStore = .defaultFolder, matching: MatchingStrategy = .default, recording: Recording? = nil) throws {
+    public convenience init(vinylNamed name: String, from store: VinylStore? = nil, matching: MatchingStrategy = .default, recording: Recording? = nil,
+                            sourceFile: StaticString = #filePath) throws {
+        let store = store ?? .defaultFolder(near: sourceFile)
         let file = try store.file(for: name)
         guard let recording else {
             self.init(vinyl: try Self.read(file, from: store), matching: matching, file: file, recorder: nil)
@@ -121,8 +125,10 @@ public final class Turntable: NetworkSession, Sendable {
         load(vinyl, file: nil)
     }
 
-    /// Puts the vinyl `name` from `store` on, forgetting what was played.
-    public func load(vinylNamed name: String, from store: VinylStore = .defaultFolder) throws {
+    /// Puts the vinyl `name` from `store` (nil: the calling file's package's `Vinyls`) on,
+    /// forgetting what was played.
+    public func load(vinylNamed name: String, from store: VinylStore? = nil, sourceFile: StaticString = #filePath) throws {
+        let store = store ?? .defaultFolder(near: sourceFile)
         let file = try store.file(for: name)
         load(try Self.read(file, from: store), file: file)
     }

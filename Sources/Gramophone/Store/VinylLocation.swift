@@ -7,12 +7,31 @@ import Foundation
 /// absolute, contain `..`, `.`, empty components, a backslash or NUL, or components longer
 /// than 255 bytes. The check happens before any file is touched.
 enum VinylLocation {
-    /// `$GRAMOPHONE_VINYLS` if set, else `Vinyls` in the current directory.
-    static var defaultFolder: URL {
-        if let path = ProcessInfo.processInfo.environment["GRAMOPHONE_VINYLS"], !path.isEmpty {
+    /// `$GRAMOPHONE_VINYLS` if set; else `Vinyls` at the root of the package (or Xcode
+    /// project) holding `sourceFile`, found by walking up from it; else `Vinyls` in the current
+    /// directory. Not the current directory first: under Xcode it is not the package root.
+    static func defaultFolder(near sourceFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let path = Environment.value("GRAMOPHONE_VINYLS", in: environment) {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
+        if let sourceFile, let root = projectRoot(above: URL(fileURLWithPath: sourceFile)) {
+            return root.appendingPathComponent("Vinyls", isDirectory: true)
+        }
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).appendingPathComponent("Vinyls", isDirectory: true)
+    }
+
+    /// The nearest folder above `file` that holds a `Package.swift` or an `.xcodeproj`.
+    static func projectRoot(above file: URL) -> URL? {
+        let fileManager = FileManager.default
+        var folder = file.deletingLastPathComponent().standardizedFileURL
+        while folder.path != "/" && !folder.path.isEmpty {
+            if fileManager.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) { return folder }
+            if let entries = try? fileManager.contentsOfDirectory(atPath: folder.path), entries.contains(where: { $0.hasSuffix(".xcodeproj") }) {
+                return folder
+            }
+            folder.deleteLastPathComponent()
+        }
+        return nil
     }
 
     static let knownExtensions: Set<String> = ["json", "plist", "har", "yaml", "yml", "tail"]

@@ -34,9 +34,21 @@ public struct VinylStore: Sendable, CustomStringConvertible {
         VinylStore(place: .bundle(resources: bundle.resourceURL, path: bundle.bundlePath))
     }
 
-    /// `$GRAMOPHONE_VINYLS` if set, else `Vinyls` in the current directory (the package root
-    /// under `swift test`).
-    public static var defaultFolder: VinylStore { .folder(VinylLocation.defaultFolder) }
+    /// The `Vinyls` folder of the package the calling source file belongs to: found by walking
+    /// up from `sourceFile` (the caller's `#filePath`) to the folder holding `Package.swift`
+    /// (or an `.xcodeproj`), so Xcode, whose working directory is not the package root, finds
+    /// the same vinyls as `swift test`. `GRAMOPHONE_VINYLS` (or `TEST_RUNNER_GRAMOPHONE_VINYLS`)
+    /// overrides it; outside a source tree it is `Vinyls` in the current directory.
+    ///
+    /// On a device the source tree cannot be read: ship vinyls in the bundle (`.bundle(.module)`).
+    public static func defaultFolder(near sourceFile: StaticString = #filePath) -> VinylStore {
+        .folder(VinylLocation.defaultFolder(near: "\(sourceFile)"))
+    }
+
+    /// The default folder for a source file known as a string (a test's source location).
+    package static func defaultFolder(nearPath sourceFile: String?) -> VinylStore {
+        .folder(VinylLocation.defaultFolder(near: sourceFile))
+    }
 
     var isBundle: Bool {
         if case .bundle = place { return true }
