@@ -14,14 +14,14 @@ import FoundationNetworking
 /// HTTPStubber.shared.disable()
 /// ```
 ///
-/// Which sessions are intercepted:
+/// Which sessions are intercepted (on Apple platforms and Linux alike):
 /// - `URLSession.shared`, when `enable()` ran before the process first used it. On Linux the
 ///   shared session copies the registered protocol classes when it is created, so enable the
 ///   stubber before anything touches `URLSession.shared` (`interceptsSharedSession` tells).
 /// - Sessions made from `configuration(_:)` or `session(...)`, at any time.
-/// - Not sessions made by other code from `.default` or `.ephemeral` on Linux: registered
-///   classes are not added to new configurations there. Pass such code a session from
-///   `session(...)`, or put `HTTPStubber.protocolClass` in its configuration's `protocolClasses`.
+/// - Not sessions made by other code from `.default` or `.ephemeral`: `registerClass` reaches
+///   the shared session only. Pass such code a session from `session(...)`, or a configuration
+///   from `configuration(_:)`.
 ///
 /// While disabled, or for requests it does not claim (ignore rules, and unmatched requests in
 /// `.optIn` mode), the protocol steps aside and the request reaches the real network untouched.
