@@ -28,7 +28,7 @@ public struct VinylError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What to do about it.
     public var fix: String
 
-    public init(_ kind: Kind, file: String?, place: String? = nil, problem: String, fix: String) {
+    package init(_ kind: Kind, file: String?, place: String? = nil, problem: String, fix: String) {
         self.kind = kind
         self.file = file
         self.place = place

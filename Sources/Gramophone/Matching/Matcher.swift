@@ -5,7 +5,7 @@ import Foundation
 /// Combine them in a `MatchingStrategy`: `.attributes([.method, .path, .query])`.
 /// Built-in matchers on the method and URL parts are answered from a hash index, so they
 /// cost the same for ten tracks or a hundred thousand.
-public struct Matcher: Sendable, CustomStringConvertible {
+public struct Matcher: Sendable {
     enum Kind: Sendable {
         case method, url, scheme, host, port, path, query
         case headers([String])
@@ -48,7 +48,8 @@ public struct Matcher: Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    /// For miss reports.
+    var description: String {
         switch kind {
         case .method: return "method"
         case .url: return "url"

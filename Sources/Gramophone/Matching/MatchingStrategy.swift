@@ -6,7 +6,7 @@
 /// try Turntable(vinylNamed: "search", matching: [.method, .path, .query])
 /// try Turntable(vinylNamed: "polling", matching: .attributes([.method, .url], playOnce: true))
 /// ```
-public struct MatchingStrategy: Sendable, CustomStringConvertible, ExpressibleByArrayLiteral {
+public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
     enum Mode: Sendable {
         case attributes([Matcher], playOnce: Bool)
         case trackOrder(checking: [Matcher])
@@ -46,7 +46,8 @@ public struct MatchingStrategy: Sendable, CustomStringConvertible, ExpressibleBy
         }
     }
 
-    public var description: String {
+    /// For miss reports.
+    var description: String {
         switch mode {
         case .attributes(let matchers, let playOnce):
             return matchers.map(\.description).joined(separator: ", ") + (playOnce ? " (each track plays once)" : "")

@@ -32,7 +32,7 @@ public struct Track: Sendable, Hashable {
     }
 
     /// The recorded error, or nil when the track holds a response.
-    public var failure: Failure? {
+    var failure: Failure? {
         if case .failure(let failure) = outcome { return failure }
         return nil
     }

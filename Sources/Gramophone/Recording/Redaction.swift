@@ -65,7 +65,7 @@ public struct Redaction: Sendable {
     }
 
     /// Removes request and response headers whose name satisfies `rule`.
-    public static func headers(removingWhere rule: @escaping @Sendable (String) -> Bool) -> Redaction {
+    static func headers(removingWhere rule: @escaping @Sendable (String) -> Bool) -> Redaction {
         Redaction(steps: [.headers { headers, secrets in
             guard headers.contains(where: { rule($0.name) }) else { return headers }
             var kept: [Headers.Field] = []

@@ -54,7 +54,7 @@ extension Turntable {
     /// The largest piece of a body handed to `urlSession(_:dataTask:didReceive:)` (or written
     /// per `didWriteData` call) at once: a body longer than this arrives in several calls, as
     /// from a network. 16 KiB by default; at least 1.
-    public var bodyChunkSize: Int {
+    var bodyChunkSize: Int {
         get { settings.withLock { $0.chunkSize } }
         set { settings.withLock { $0.chunkSize = max(1, newValue) } }
     }

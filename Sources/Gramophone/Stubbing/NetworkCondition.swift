@@ -49,7 +49,7 @@ public enum NetworkCondition: Sendable, Equatable {
 /// A connection speed, in bits per second.
 ///
 /// The presets follow the table of RealHTTP's HTTPStubber (and OHHTTPStubs before it).
-public struct ConnectionSpeed: Sendable, Equatable, CustomStringConvertible {
+public struct ConnectionSpeed: Sendable, Equatable {
     var bitsPerSecond: Double
 
     init(bitsPerSecond: Double) { self.bitsPerSecond = max(1, bitsPerSecond) }
@@ -70,5 +70,5 @@ public struct ConnectionSpeed: Sendable, Equatable, CustomStringConvertible {
 
     var bytesPerSecond: Double { bitsPerSecond / 8 }
 
-    public var description: String { "\(bitsPerSecond / 1000) kbps" }
+    var description: String { "\(bitsPerSecond / 1000) kbps" }
 }

@@ -9,10 +9,10 @@ import FoundationNetworking
 extension Turntable {
     /// The launch environment variable naming the vinyl file (an absolute path) an app under
     /// UI test plays; without it, `installFromLaunchEnvironment()` does nothing.
-    public static let vinylPathVariable = "GRAMOPHONE_VINYL_PATH"
+    static let vinylPathVariable = "GRAMOPHONE_VINYL_PATH"
     /// The launch environment variable with the matching strategy: matcher names separated by
     /// commas (`method,path,query,body`), or `trackOrder`; method and URL when not set.
-    public static let matchingVariable = "GRAMOPHONE_MATCHING"
+    static let matchingVariable = "GRAMOPHONE_MATCHING"
 
     /// Plays the vinyl a UI test names in the app's launch environment, before the app's first
     /// request; call it first thing at app start-up (it does nothing in a normal launch).
