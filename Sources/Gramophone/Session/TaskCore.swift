@@ -159,7 +159,12 @@ final class TaskCore: Sendable {
                     await delegation.perform { delegation.didSendBodyData(task, count) }
                 }
             }
-            let answer = await turntable.answer(live)
+            // Redirects are followed as URLSession follows them, asking the delegate if there is one.
+            let asked = turntable.delegation(for: .delegate)
+            let answer = await turntable.answerFollowingRedirects(live) { response, next in
+                guard let asked else { return next }
+                return await asked.willPerformRedirection(task, response, next)
+            }
             await turntable.waitForPlayback(of: answer)
             outcome = answer.outcome
         } catch {

@@ -93,7 +93,7 @@ extension Turntable {
 
     /// The answer to `live` after the playback timing's delay, as `(body, response)`.
     func answerTimed(_ live: Track.Request) async throws -> (Data, URLResponse) {
-        let answer = await answer(live)
+        let answer = await answerFollowingRedirects(live)
         await waitForPlayback(of: answer)
         // URLSession reports a cancelled Swift task as URLError(.cancelled).
         if Task.isCancelled { throw URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: live.url]) }

@@ -21,18 +21,28 @@ final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
     override func startLoading() {
         let request = self.request
         let started = ProtocolLoad(self) { calls in
-            let answer: StubAnswer
+            var answer: StubAnswer
             do {
-                let live = try Track.Request(request)
-                switch HTTPStubber.shared.stubs.resolve(live) {
-                case .stubbed(let response, let stubRequest, let placeholders, let condition):
-                    answer = await StubAnswer.make(response, for: stubRequest, placeholders: placeholders, condition: condition)
-                case .unmatched(let report, .optOut):
-                    answer = StubAnswer(outcome: .failure(StubError.noMatchingStub(report)), condition: .immediate, cachePolicy: .notAllowed)
-                case .unmatched(_, .optIn), .ignored:
-                    // Claimed while its body was a stream (or an ignore rule came meanwhile):
-                    // too late to hand it back, so it goes to the network from here.
-                    answer = StubAnswer(outcome: await PassThrough.send(live), condition: .immediate, cachePolicy: .notAllowed)
+                var live = try Track.Request(request)
+                answer = await Self.answer(live)
+                var hops = 0
+                // A stubbed redirect to a stubbed target is followed as URLSession would.
+                while let (response, next) = Turntable.redirectRequest(after: Answer(outcome: answer.outcome, source: .network), of: live),
+                      let nextRequest = try? Track.Request(next), case .stubbed = HTTPStubber.shared.stubs.resolve(nextRequest) {
+                    #if canImport(FoundationNetworking)
+                    // Linux Foundation traps on `wasRedirectedTo`: follow here (docs/PLATFORMS.md).
+                    guard hops < Turntable.redirectLimit else {
+                        answer = StubAnswer(outcome: .failure(URLError(.httpTooManyRedirects)), condition: .immediate, cachePolicy: .notAllowed)
+                        break
+                    }
+                    hops += 1
+                    live = nextRequest
+                    answer = await Self.answer(live)
+                    #else
+                    _ = hops
+                    URLProtocolDelivery.redirect(to: next, after: response, through: calls)
+                    return
+                    #endif
                 }
             } catch {
                 answer = StubAnswer(outcome: .failure(error), condition: .immediate, cachePolicy: .notAllowed)
@@ -43,6 +53,20 @@ final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
             await URLProtocolDelivery.deliver(answer.outcome, to: calls, cachePolicy: answer.cachePolicy, chunks: plan.chunks)
         }
         load.withLock { $0 = started }
+    }
+
+    /// The stubber's answer to `live`: a stub's, the opt-out failure, or the network's.
+    private static func answer(_ live: Track.Request) async -> StubAnswer {
+        switch HTTPStubber.shared.stubs.resolve(live) {
+        case .stubbed(let response, let stubRequest, let placeholders, let condition):
+            return await StubAnswer.make(response, for: stubRequest, placeholders: placeholders, condition: condition)
+        case .unmatched(let report, .optOut):
+            return StubAnswer(outcome: .failure(StubError.noMatchingStub(report)), condition: .immediate, cachePolicy: .notAllowed)
+        case .unmatched(_, .optIn), .ignored:
+            // Claimed while its body was a stream (or an ignore rule came meanwhile):
+            // too late to hand it back, so it goes to the network from here.
+            return StubAnswer(outcome: await PassThrough.send(live), condition: .immediate, cachePolicy: .notAllowed)
+        }
     }
 
     override func stopLoading() {

@@ -108,6 +108,18 @@ enum URLProtocolDelivery {
         }
     }
 
+    #if !canImport(FoundationNetworking)
+    /// Tells the client of a redirect; the URL loading system makes a new load for `request`
+    /// (after asking the delegate). As Apple's CustomHTTPProtocol sample does, this load then
+    /// ends with a cancellation error the system ignores.
+    static func redirect(to request: URLRequest, after response: HTTPURLResponse, through calls: ProtocolClientCalls) {
+        calls.send { client, urlProtocol in
+            client.urlProtocol(urlProtocol, wasRedirectedTo: request, redirectResponse: response)
+            client.urlProtocol(urlProtocol, didFailWithError: NSError(domain: NSCocoaErrorDomain, code: NSUserCancelledError))
+        }
+    }
+    #endif
+
     /// `byteCount` bytes in pieces of `size`, all due at once.
     static func immediateChunks(byteCount: Int, size: Int) -> [(delay: TimeInterval, size: Int)] {
         stride(from: 0, to: byteCount, by: max(1, size)).map { (0, min(size, byteCount - $0)) }

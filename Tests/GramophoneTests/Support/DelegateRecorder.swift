@@ -84,6 +84,12 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
         note("data") { $0.chunks.append(data) }
     }
 
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+                    completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        note("redirect \(response.statusCode)")
+        completionHandler(request)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
         note("sentBody")
     }
