@@ -47,6 +47,7 @@ extension Redaction {
         var name: String
         var value: String?
         var decodedName: String { name.removingPercentEncoding ?? name }
+        var decodedValue: String? { value.map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? $0 } }
         var secretValues: [String] {
             guard let value, !value.isEmpty else { return [] }
             let decoded = value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value
@@ -56,27 +57,29 @@ extension Redaction {
 
     /// Edits the raw `name=value` pairs of the query, leaving the URL's bytes alone when nothing changes.
     static func queryItems(_ decide: @escaping @Sendable (RawQueryItem, inout [String]) -> QueryDecision) -> Redaction {
-        Redaction(steps: [.url { url, secrets in
-            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let query = components.percentEncodedQuery else { return url }
-            var changed = false
-            var kept: [String] = []
-            for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let item = RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
-                switch decide(item, &secrets) {
-                case .keep:
-                    kept.append(String(pair))
-                case .remove:
-                    changed = true
-                case .replace(let value):
-                    changed = true
-                    kept.append(item.name + "=" + (value.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? ""))
-                }
+        Redaction(steps: [.url { url, secrets in rewriteQuery(of: url, secrets: &secrets, decide) }])
+    }
+
+    static func rewriteQuery(of url: URL, secrets: inout [String], _ decide: (RawQueryItem, inout [String]) -> QueryDecision) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let query = components.percentEncodedQuery else { return url }
+        var changed = false
+        var kept: [String] = []
+        for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let item = RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
+            switch decide(item, &secrets) {
+            case .keep:
+                kept.append(String(pair))
+            case .remove:
+                changed = true
+            case .replace(let value):
+                changed = true
+                kept.append(item.name + "=" + (value.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? ""))
             }
-            guard changed else { return url }
-            components.percentEncodedQuery = kept.isEmpty ? nil : kept.joined(separator: "&")
-            return components.url ?? url
-        }])
+        }
+        guard changed else { return url }
+        components.percentEncodedQuery = kept.isEmpty ? nil : kept.joined(separator: "&")
+        return components.url ?? url
     }
 
     static let queryValueAllowed: CharacterSet = {
