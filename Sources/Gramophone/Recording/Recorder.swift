@@ -14,15 +14,18 @@ final class Recorder: Sendable {
     let file: URL
     /// No file existed when the Turntable was made.
     let isNew: Bool
+    /// Tracks read from the file: those after them were recorded here, and are checked for secrets before writing.
+    let loadedCount: Int
     let ledger = Locked(Ledger())
     /// Serialises writes so an older snapshot never renames over a newer one.
     private let writeGate = Locked(())
 
-    init(recording: Recording, mode: RecordMode, file: URL, isNew: Bool) {
+    init(recording: Recording, mode: RecordMode, file: URL, isNew: Bool, loadedCount: Int) {
         self.recording = recording
         self.mode = mode
         self.file = file
         self.isNew = isNew
+        self.loadedCount = loadedCount
     }
 
     /// Whether a miss may go to the network and be recorded.
@@ -43,7 +46,8 @@ final class Recorder: Sendable {
         }
     }
 
-    /// Writes `snapshot()` atomically when something was recorded since the last write.
+    /// Writes `snapshot()` atomically when something was recorded since the last write, after
+    /// checking the recorded tracks for what still looks like a secret (nothing is written then).
     /// On failure the tracks stay pending, so a later eject (or the release) tries again.
     func writeIfPending(_ snapshot: () -> Vinyl) throws {
         try writeGate.withLock { _ in
@@ -54,7 +58,9 @@ final class Recorder: Sendable {
             }
             guard pending else { return }
             do {
-                try snapshot().write(to: file)
+                let vinyl = snapshot()
+                try vinyl.checkForSecrets(inTracks: min(loadedCount, vinyl.tracks.count)..<vinyl.tracks.count, allowing: recording.allowedSecrets, file: file.path)
+                try vinyl.write(to: file)
             } catch {
                 ledger.withLock { $0.pending = true }
                 throw error

@@ -28,6 +28,9 @@ public struct Recording: Sendable {
     public var hosts: HostFilter
     /// The environment the mode is read from; inject one in tests instead of changing the process's.
     public var environment: [String: String]
+    /// Places known to hold no secret: the default redaction leaves them alone and the check
+    /// before writing does not report them. Empty by default; set it with `allowing(_:)`.
+    public var allowedSecrets: [SecretPlace] = []
 
     /// Recording in `mode`, whatever the default would be (`GRAMOPHONE_RECORD_MODE` still
     /// overrides it). The mode is not optional here, so `.none` always means "never record".
@@ -53,6 +56,18 @@ public struct Recording: Sendable {
         self.redaction = redaction
         self.hosts = hosts
         self.environment = environment
+    }
+
+    /// This recording, also keeping what is at `places` although it looks like a secret: a
+    /// value you know is not one, such as a public demo key or a hash that has a key's shape.
+    ///
+    /// ```swift
+    /// Recording(mode: .once).allowing([.query("key"), .jsonKey("build.signature", in: .response)])
+    /// ```
+    public func allowing(_ places: [SecretPlace]) -> Recording {
+        var copy = self
+        copy.allowedSecrets += places
+        return copy
     }
 
     /// The mode in force: `GRAMOPHONE_RECORD_MODE` if set, else `requestedMode`, else `.none` on CI and

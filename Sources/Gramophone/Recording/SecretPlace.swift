@@ -59,6 +59,18 @@ public struct SecretPlace: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The place as Swift source, for the fix an error suggests: `.query("auth")`.
+    var code: String {
+        switch part {
+        case .header(let name): return ".header(\"\(name)\")"
+        case .query(let name): return ".query(\"\(name)\")"
+        case .jsonKey(let path): return ".jsonKey(\"\(path)\")"
+        case .formField(let name): return ".formField(\"\(name)\")"
+        case .url: return ".url(in: .\(side ?? .request))"
+        case .body: return ".body(in: .\(side ?? .request))"
+        }
+    }
+
     /// Whether this (allowed) place covers `found`, a place where something was found.
     func covers(_ found: SecretPlace) -> Bool {
         if let side, side != found.side { return false }

@@ -32,7 +32,7 @@ extension Turntable {
             }
             vinyl = try Vinyl(contentsOf: file)
         }
-        let recorder = Recorder(recording: recording, mode: mode, file: file, isNew: !exists)
+        let recorder = Recorder(recording: recording, mode: mode, file: file, isNew: !exists, loadedCount: vinyl.tracks.count)
         self.init(vinyl: vinyl, matching: matching, file: file, recorder: recorder)
     }
 
@@ -75,7 +75,7 @@ extension Turntable {
         guard recorder.recording.hosts.allows(live.url) else {
             return await Self.send(live, through: recorder.recording.session).answer
         }
-        let redacted = recorder.recording.redaction.redact(live)
+        let redacted = recorder.recording.redaction.redact(live, allowing: recorder.recording.allowedSecrets)
         if recorder.mode != .all {
             // A miss about to be recorded is never shown: skip the nearest-track search.
             let replay = play(redacted, explainingMisses: !recorder.mayRecord)
@@ -90,7 +90,8 @@ extension Turntable {
             return result
         }
         let track = recorder.recording.redaction.redact(Track(request: live, response: Track.Response(recording: response, body: body, for: live.url),
-                                                              recordedAt: recordedAt, duration: duration))
+                                                              recordedAt: recordedAt, duration: duration),
+                                                        allowing: recorder.recording.allowedSecrets)
         let index = deck.withLock { deck in deck.appendRecorded(track, countedAsMiss: recorder.mode != .all) }
         recorder.noteRecorded()
         return Answer(outcome: .success((response, body)), trackIndex: index, duration: nil)

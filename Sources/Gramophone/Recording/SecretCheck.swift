@@ -1,0 +1,38 @@
+/// The check before a vinyl is written: the recorder and `gramophone convert` refuse to write
+/// what `gramophone scan` would flag.
+extension Vinyl {
+    /// Throws when a track still holds something that looks like a secret, naming the track,
+    /// the place and the filter that would take it out.
+    ///
+    /// - Parameters:
+    ///   - allowed: places known to hold no secret (see `Recording.allowing(_:)`).
+    ///   - file: the file about to be written, for the message.
+    /// - Throws: `VinylError(.containsSecrets)`.
+    public func checkForSecrets(allowing allowed: [SecretPlace] = [], file: String? = nil) throws {
+        try checkForSecrets(inTracks: tracks.indices, allowing: allowed, file: file)
+    }
+
+    func checkForSecrets(inTracks range: Range<Int>, allowing allowed: [SecretPlace], file: String?) throws {
+        let findings = likelySecrets(inTracks: range, allowing: allowed)
+        guard let first = findings.first else { return }
+        throw VinylError.containsSecrets(findings, first: first, file: file)
+    }
+}
+
+extension VinylError {
+    static func containsSecrets(_ findings: [SecretFinding], first: SecretFinding, file: String?) -> VinylError {
+        var problem = "\(first.reason) (\(first.preview)), so nothing was written"
+        let others = findings.dropFirst()
+        if !others.isEmpty {
+            problem += "; also \(others.count) more:"
+            for finding in others.prefix(20) {
+                problem += "\n  tracks[\(finding.trackIndex)].\(finding.place): \(finding.reason) (\(finding.preview)); remove with \(finding.filter)"
+            }
+            if others.count > 20 { problem += "\n  … and \(others.count - 20) more (gramophone scan lists them all)" }
+            problem += "\n"
+        }
+        return VinylError(.containsSecrets, file: file, place: "tracks[\(first.trackIndex)].\(first.place)", problem: problem,
+                          fix: "Remove it with the redaction filter \(first.filter) (Recording(redaction: .default + …)), "
+                              + "or, if it is not a secret, keep it with Recording(…).allowing([\(first.location.code)])")
+    }
+}
