@@ -49,9 +49,16 @@ extension Redaction {
             let name = item.decodedName
             if SecretPlace.any(allowed, cover: .query(name), on: side) { return .keep }
             guard let value = item.decodedValue, SensitiveNames.isSecretQueryParameter(name, value: value), !SensitiveNames.isRedacted(value) else {
-                // A URL passed as a parameter (a redirect target) may carry signatures of its own.
-                if let value = item.decodedValue { collectEmbedded(in: value, side: side, allowed: allowed, secrets: &secrets) }
-                return .keep
+                // A URL passed as a parameter (a redirect target) may carry signatures of its own;
+                // they are replaced inside the decoded value, where their encoding is the inner URL's.
+                guard let value = item.decodedValue else { return .keep }
+                let found = collectEmbedded(in: value, side: side, allowed: allowed, secrets: &secrets)
+                guard !found.isEmpty else { return .keep }
+                var rewritten = value
+                for secret in found.sorted(by: { $0.count > $1.count }) where secret.count >= 4 {
+                    rewritten = rewritten.replacingOccurrences(of: secret, with: urlPlaceholder)
+                }
+                return rewritten == value ? .keep : .replace(rewritten)
             }
             secrets.append(contentsOf: item.secretValues)
             return .replace(urlPlaceholder)
@@ -107,10 +114,14 @@ extension Redaction {
     }
 
     /// Signatures and keys in URLs written inside text; the scrubber then replaces them wherever they occur.
-    private static func collectEmbedded(in text: String, side: SecretPlace.Side, allowed: [SecretPlace], secrets: inout [String]) {
+    @discardableResult
+    private static func collectEmbedded(in text: String, side: SecretPlace.Side, allowed: [SecretPlace], secrets: inout [String]) -> [String] {
+        var found: [String] = []
         for (name, value) in SensitiveNames.embeddedQuerySecrets(in: text) where !SecretPlace.any(allowed, cover: .query(name), on: side) {
-            secrets.append(value)
-            if let decoded = value.removingPercentEncoding, decoded != value { secrets.append(decoded) }
+            found.append(value)
+            if let decoded = value.removingPercentEncoding, decoded != value { found.append(decoded) }
         }
+        secrets += found
+        return found
     }
 }

@@ -25,6 +25,8 @@ enum SensitiveNames {
         "password", "passwd", "pwd", "passphrase", "secret", "token", "apikey", "accesstoken", "refreshtoken", "idtoken",
         "clientsecret", "clientassertion", "codeverifier", "privatekey", "authtoken", "sessiontoken", "authorization",
         "credential", "credentials", "session", "sessionid", "sessionkey", "secretaccesskey",
+        // Credential headers written out as JSON: an echo or debug endpoint, a HAR inside a body.
+        "cookie", "setcookie", "proxyauthorization", "xapikey", "xauthtoken",
     ]
     /// Endings that make a name a credential: `webhook_secret`, `new_password`, `x_api_key`, `csrf_token`.
     private static let secretSuffixes = ["password", "passwd", "secret", "secretkey", "secretaccesskey", "apikey", "privatekey", "token", "sessionid"]
