@@ -106,4 +106,17 @@ struct DefaultRedactionTests {
         let turntable = Turntable(vinyl: Vinyl(name: "redacted", tracks: [recorded]), matching: .attributes([.method, .url, .body]))
         #expect(turntable.play(Redaction.default.redact(live)).trackIndex == 0)
     }
+
+    @Test func aTurntableWithoutRecordingReplaysRedactedTracksAndCountsOneMissOtherwise() async throws {
+        let recorded = Redaction.default.redact(Track(request: Self.request("https://api.example.com/me?access_token=at-9f8e7d6c"), outcome: .json(#"{"id":1}"#)))
+        let turntable = Turntable(vinyl: Vinyl(name: "recorded", tracks: [recorded]))
+        let (body, _) = try await turntable.data(from: URL(string: "https://api.example.com/me?access_token=at-9f8e7d6c")!)
+        #expect(body == Data(#"{"id":1}"#.utf8))
+        await #expect(throws: TurntableError.self) { try await turntable.data(from: URL(string: "https://api.example.com/you?access_token=at-9f8e7d6c")!) }
+        #expect(turntable.playback.misses == 1)
+        #expect(turntable.missReports.count == 1)
+        // A hand-written track with the value itself still matches exactly.
+        let handWritten = Turntable(vinyl: Vinyl(name: "fixture", tracks: [Track(request: Self.request("https://api.example.com/me?api_key=demo-key-1"), outcome: .json("{}"))]))
+        #expect(try await handWritten.data(from: URL(string: "https://api.example.com/me?api_key=demo-key-1")!).0 == Data("{}".utf8))
+    }
 }

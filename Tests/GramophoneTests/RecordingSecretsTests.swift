@@ -83,6 +83,14 @@ struct RecordingSecretsTests {
         }
         #expect(offline.requestCount == 0)
         #expect(player.playback.allPlayed)
+
+        // A Turntable without a Recording (how tests usually replay) answers them too.
+        let plain = try Turntable(vinylNamed: "secrets", in: folder, matching: matching)
+        for request in requests {
+            let (_, response) = try await plain.data(for: request)
+            #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(request.url!)")
+        }
+        #expect(plain.playback.allPlayed && plain.playback.misses == 0)
     }
 
     @Test(.enabled(if: HTTPBin.isAvailable))

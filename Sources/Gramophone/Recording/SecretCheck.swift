@@ -21,18 +21,15 @@ extension Vinyl {
 
 extension VinylError {
     static func containsSecrets(_ findings: [SecretFinding], first: SecretFinding, file: String?) -> VinylError {
-        var problem = "\(first.reason) (\(first.preview)), so nothing was written"
+        var fix = "Remove it with the redaction filter \(first.filter) (Recording(redaction: .default + …)), "
+            + "or, if it is not a secret, keep it with Recording(…).allowing([\(first.location.code)])"
+        // The others after the fix, one a line, so the first line reads on its own.
         let others = findings.dropFirst()
-        if !others.isEmpty {
-            problem += "; also \(others.count) more:"
-            for finding in others.prefix(20) {
-                problem += "\n  tracks[\(finding.trackIndex)].\(finding.place): \(finding.reason) (\(finding.preview)); remove with \(finding.filter)"
-            }
-            if others.count > 20 { problem += "\n  … and \(others.count - 20) more (gramophone scan lists them all)" }
-            problem += "\n"
+        for finding in others.prefix(20) {
+            fix += "\n  also tracks[\(finding.trackIndex)].\(finding.place): \(finding.reason) (\(finding.preview)); remove with \(finding.filter)"
         }
-        return VinylError(.containsSecrets, file: file, place: "tracks[\(first.trackIndex)].\(first.place)", problem: problem,
-                          fix: "Remove it with the redaction filter \(first.filter) (Recording(redaction: .default + …)), "
-                              + "or, if it is not a secret, keep it with Recording(…).allowing([\(first.location.code)])")
+        if others.count > 20 { fix += "\n  … and \(others.count - 20) more (gramophone scan lists them all)" }
+        return VinylError(.containsSecrets, file: file, place: "tracks[\(first.trackIndex)].\(first.place)",
+                          problem: "\(first.reason) (\(first.preview)), so nothing was written", fix: fix)
     }
 }

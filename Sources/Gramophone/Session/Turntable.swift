@@ -230,7 +230,7 @@ public final class Turntable: NetworkSession, Sendable {
     func answer(_ live: Track.Request) async -> Answer {
         // Stubs answer first, then the vinyl, then (when recording) the real session.
         if let stubbed = await stubs.turntableAnswer(live) { return stubbed }
-        let answer = if let recorder { await answer(live, recordingWith: recorder) } else { play(live) }
+        let answer = if let recorder { await answer(live, recordingWith: recorder) } else { playRedactedOnMiss(live) }
         logIfMissed(answer)
         return answer
     }
