@@ -55,36 +55,42 @@ enum SecretPatterns {
     struct Pattern {
         var name: String
         var regex: NSRegularExpression
+        /// Literal parts one of which every match contains: most text has none, and a byte
+        /// search is far cheaper than a regular expression (the recorder scans every track).
+        var anchors: [String]
         /// Also needs upper case, lower case and digits, for prefixes short enough to start ordinary words.
         var mustLookRandom: Bool
     }
 
     // Unchecked: NSRegularExpression is immutable and documented safe to share across threads.
     private static let box = Unchecked([
-        ("a private key", #"-----BEGIN [A-Z ]*PRIVATE KEY-----"#, false),
-        ("a bearer token", #"(?i)\bbearer\s+[A-Za-z0-9\-._~+/]{8,}=*"#, false),
-        ("a JSON web token", #"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"#, false),
-        ("an AWS access key id", #"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"#, false),
-        ("a GitHub token", #"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})\b"#, false),
-        ("a Stripe secret key", #"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b"#, false),
-        ("a Slack token", #"\bxox[abprs]-[A-Za-z0-9-]{10,}"#, false),
-        ("a Google API key", #"\bAIza[0-9A-Za-z_-]{35}\b"#, false),
-        ("an Anthropic API key", #"\bsk-ant-[A-Za-z0-9_-]{20,}"#, false),
-        ("an OpenAI API key", #"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"#, true),
-    ].map { name, pattern, random in
+        ("a private key", #"-----BEGIN [A-Z ]*PRIVATE KEY-----"#, ["PRIVATE KEY"], false),
+        ("a bearer token", #"(?i)\bbearer\s+[A-Za-z0-9\-._~+/]{8,}=*"#, ["earer", "EARER"], false),
+        ("a JSON web token", #"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"#, ["eyJ"], false),
+        ("an AWS access key id", #"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"#, ["AKIA", "ASIA"], false),
+        ("a GitHub token", #"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})\b"#, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], false),
+        ("a Stripe secret key", #"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b"#, ["k_live_", "k_test_"], false),
+        ("a Slack token", #"\bxox[abprs]-[A-Za-z0-9-]{10,}"#, ["xox"], false),
+        ("a Google API key", #"\bAIza[0-9A-Za-z_-]{35}\b"#, ["AIza"], false),
+        ("an Anthropic API key", #"\bsk-ant-[A-Za-z0-9_-]{20,}"#, ["sk-ant-"], false),
+        ("an OpenAI API key", #"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"#, ["sk-"], true),
+    ].map { name, pattern, anchors, random in
         // The patterns are literals: the tests run each, so `try!` cannot fail at run time.
-        Pattern(name: name, regex: try! NSRegularExpression(pattern: pattern), mustLookRandom: random)
+        Pattern(name: name, regex: try! NSRegularExpression(pattern: pattern), anchors: anchors, mustLookRandom: random)
     })
 
     /// The first token shape found in `text`, as (what it looks like, the matched text).
     static func firstMatch(in text: String) -> (name: String, value: String)? {
-        let range = NSRange(text.startIndex..., in: text)
-        for pattern in box.value {
-            for match in pattern.regex.matches(in: text, range: range) {
+        var range: NSRange?
+        for pattern in box.value where pattern.anchors.contains(where: text.containsUTF8) {
+            let whole = range ?? NSRange(text.startIndex..., in: text)
+            range = whole
+            for match in pattern.regex.matches(in: text, range: whole) {
                 guard let found = Range(match.range, in: text) else { continue }
                 let value = String(text[found])
-                if SensitiveNames.isRedacted(String(value.drop { $0 != " " })) && value.lowercased().hasPrefix("bearer") { continue }
                 if pattern.mustLookRandom && !looksRandom(value) { continue }
+                // `Bearer REDACTED` is a redacted token, not a token.
+                if pattern.anchors == ["earer", "EARER"], SensitiveNames.isRedacted(String(value.drop { !$0.isWhitespace })) { continue }
                 return (pattern.name, value)
             }
         }

@@ -118,10 +118,12 @@ enum SensitiveNames {
     /// body, a URL passed as a query parameter) whose name is a secret query parameter.
     /// Looks in the text as it is and percent-decoded once, so a URL inside a URL is seen too.
     static func embeddedQuerySecrets(in text: String) -> [(name: String, value: String)] {
-        guard text.utf8.contains(UInt8(ascii: "=")) else { return [] }
+        // Most header values and strings hold no query: skip the regular expression for them.
+        let encoded = text.utf8.contains(UInt8(ascii: "%"))
+        guard encoded || (text.utf8.contains(UInt8(ascii: "=")) && text.utf8.contains { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "&") }) else { return [] }
         var found: [(name: String, value: String)] = []
         var texts = [text]
-        if text.utf8.contains(UInt8(ascii: "%")), let decoded = text.removingPercentEncoding, decoded != text { texts.append(decoded) }
+        if encoded, let decoded = text.removingPercentEncoding, decoded != text { texts.append(decoded) }
         for text in texts {
             let range = NSRange(text.startIndex..., in: text)
             for match in embeddedQuery.matches(in: text, range: range) {
