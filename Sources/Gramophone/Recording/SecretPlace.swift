@@ -79,8 +79,7 @@ public struct SecretPlace: Sendable, Hashable, CustomStringConvertible {
             return allowed.caseInsensitiveEquals(name)
         case (.jsonKey(let allowed), .jsonKey(let path)):
             // A path ends with the key itself: `.jsonKey("token")` covers `data.items[0].token`.
-            let last = path.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? path
-            return allowed.caseInsensitiveEquals(path) || allowed.caseInsensitiveEquals(last)
+            return allowed.caseInsensitiveEquals(path) || allowed.caseInsensitiveEquals(Self.lastKey(of: path))
         case (.url, .url), (.body, .body):
             return true
         default:
@@ -99,12 +98,15 @@ public struct SecretPlace: Sendable, Hashable, CustomStringConvertible {
         switch part {
         case .header(let name): return ".headers(removing: [\"\(name)\"])"
         case .query(let name): return ".query(replacing: [\"\(name)\": \"REDACTED\"])"
-        case .jsonKey(let path):
-            let last = path.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? path
-            return ".jsonKeys(replacing: [\"\(last)\": Redaction.placeholder])"
+        case .jsonKey(let path): return ".jsonKeys(replacing: [\"\(Self.lastKey(of: path))\": Redaction.placeholder])"
         case .formField(let name): return ".formFields(replacing: [\"\(name)\": \"REDACTED\"])"
         case .url: return ".path { $0.replacingOccurrences(of: secret, with: \"REDACTED\") }, or .beforeRecordRequest { … } for a password in the URL"
         case .body: return side == .request ? ".requestBody { body, request in … }" : ".responseBody { body, response, request in … }"
         }
+    }
+
+    /// `token` of `data.items[0].token`, `items` of `data.items[0]`.
+    private static func lastKey(of path: String) -> String {
+        path.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? path
     }
 }
