@@ -88,6 +88,14 @@ struct DefaultRedactionTests {
         #expect(Redaction.default.redact(once) == once)
     }
 
+    @Test func filtersAddedToTheDefaultDoNotChaseItsPlaceholders() {
+        let request = Track.Request("POST https://api.example.com/x?api_key=k-12345678&q=1")
+            .body(Data("client_secret=cs-5a4b3c2d&note=REDACTED".utf8), contentType: "application/x-www-form-urlencoded")
+        let redacted = (Redaction.default + .query(removing: ["api_key"])).redact(request)
+        #expect(redacted.url.absoluteString == "https://api.example.com/x?q=1")
+        #expect(String(decoding: redacted.body, as: UTF8.self) == "client_secret=REDACTED&note=REDACTED")
+    }
+
     @Test func allowedPlacesAreLeftAlone() throws {
         let track = Track(request: Self.request("https://api.example.com/v1/items?token=public-demo&access_token=at-9f8e7d6c", headers: ["X-Api-Key": "demo-key-1234"]),
                           outcome: .json(#"{"build":{"signature":"sha-1234"},"token":"tk-0a1b2c3d"}"#))

@@ -216,7 +216,8 @@ struct Scrubber {
 
     init(_ secrets: [String]) {
         // Longest first, so a whole header value goes before the token inside it.
-        self.secrets = Array(Set(secrets.filter { $0.count >= 4 && $0 != Redaction.placeholder })).sorted { $0.count > $1.count }
+        // A placeholder an earlier filter left (`REDACTED`, `<redacted>`) is not a secret to chase.
+        self.secrets = Array(Set(secrets.filter { $0.count >= 4 && !SensitiveNames.isRedacted($0) })).sorted { $0.count > $1.count }
     }
 
     func scrub(_ text: String) -> String {
