@@ -38,6 +38,10 @@ extension Redaction {
     /// Secret-named query parameters keep their name with the value `REDACTED`; a password
     /// before the host becomes `REDACTED` too.
     private static func redactURL(_ url: URL, side: SecretPlace.Side, allowed: [SecretPlace], secrets: inout [String]) -> URL {
+        // Most URLs hold no credential: look at the raw text before taking the URL apart.
+        let text = url.absoluteString
+        let query = text.utf8.firstIndex(of: UInt8(ascii: "?")).map { text[text.index(after: $0)...].prefix { $0 != "#" } } ?? ""
+        guard text.utf8.contains(UInt8(ascii: "@")) || mayHoldSecrets(query) else { return url }
         var url = url
         if let password = url.password, !SensitiveNames.isRedacted(password), !SecretPlace.any(allowed, cover: .url, on: side),
            var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
@@ -62,6 +66,18 @@ extension Redaction {
             }
             secrets.append(contentsOf: item.secretValues)
             return .replace(urlPlaceholder)
+        }
+    }
+
+    /// Whether a raw query has a secret-named parameter, or a value that may hold a URL with one.
+    private static func mayHoldSecrets(_ query: Substring) -> Bool {
+        query.split(separator: "&").contains { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return false }
+            let value = String(parts[1])
+            if value.utf8.contains(UInt8(ascii: "=")) || value.containsUTF8("%3D") || value.containsUTF8("%3d") { return true }
+            let item = RawQueryItem(name: String(parts[0]), value: value)
+            return SensitiveNames.isSecretQueryParameter(item.decodedName, value: item.decodedValue)
         }
     }
 

@@ -118,25 +118,56 @@ enum SensitiveNames {
     /// body, a URL passed as a query parameter) whose name is a secret query parameter.
     /// Looks in the text as it is and percent-decoded once, so a URL inside a URL is seen too.
     static func embeddedQuerySecrets(in text: String) -> [(name: String, value: String)] {
-        // Most header values and strings hold no query: skip the regular expression for them.
+        // Most header values and strings hold no query: skip them without copying.
         let encoded = text.utf8.contains(UInt8(ascii: "%"))
-        guard encoded || (text.utf8.contains(UInt8(ascii: "=")) && text.utf8.contains { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "&") }) else { return [] }
+        guard encoded || text.utf8.contains(UInt8(ascii: "=")) else { return [] }
+        var found = secretPairs(in: text)
+        if encoded, let decoded = text.removingPercentEncoding, decoded != text { found += secretPairs(in: decoded) }
+        return found
+    }
+
+    /// Each `name=value` that follows a `?` or `&`: the name of letters, digits, `_`, `.`, `-`
+    /// (at most 64), the value up to `&`, `#`, white space, a quote, `<`, `>` or `\`.
+    /// By hand, not NSRegularExpression: this runs on every string of every recorded track.
+    private static func secretPairs(in text: String) -> [(name: String, value: String)] {
+        let bytes = Array(text.utf8)
         var found: [(name: String, value: String)] = []
-        var texts = [text]
-        if encoded, let decoded = text.removingPercentEncoding, decoded != text { texts.append(decoded) }
-        for text in texts {
-            let range = NSRange(text.startIndex..., in: text)
-            for match in embeddedQuery.matches(in: text, range: range) {
-                guard let nameRange = Range(match.range(at: 1), in: text), let valueRange = Range(match.range(at: 2), in: text) else { continue }
-                let name = String(text[nameRange]), value = String(text[valueRange])
-                if isSecretQueryParameter(name, value: value), !isRedacted(value) { found.append((name, value)) }
-            }
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            guard byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") else { continue }
+            let nameStart = index
+            while index < bytes.count, index - nameStart < 64, isNameByte(bytes[index]) { index += 1 }
+            guard index > nameStart, index < bytes.count, bytes[index] == UInt8(ascii: "=") else { continue }
+            let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
+            index += 1
+            let valueStart = index
+            while index < bytes.count, !endsValue(bytes[index]) { index += 1 }
+            guard index > valueStart else { continue }
+            let value = String(decoding: bytes[valueStart..<index], as: UTF8.self)
+            if isSecretQueryParameter(name, value: value), !isRedacted(value) { found.append((name, value)) }
         }
         return found
     }
 
-    // Unchecked: NSRegularExpression is immutable and documented safe to share across threads.
-    // `try!` on a literal pattern: the tests run it, so it cannot fail at run time.
-    private static let embeddedQueryBox = Unchecked(try! NSRegularExpression(pattern: #"[?&]([A-Za-z0-9_.\-]{1,64})=([^&\s"'<>#\\]+)"#))
-    private static var embeddedQuery: NSRegularExpression { embeddedQueryBox.value }
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func endsValue(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"),
+             UInt8(ascii: " "), 0x09, 0x0A, 0x0B, 0x0C, 0x0D:
+            return true
+        default:
+            return false
+        }
+    }
 }
