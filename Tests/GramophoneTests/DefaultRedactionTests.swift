@@ -77,8 +77,13 @@ struct DefaultRedactionTests {
     }
 
     @Test func aPasswordInTheURLGoes() {
-        let redacted = Redaction.default.redact(Self.request("https://ada:hunter22x@ftp.example.com/files"))
-        #expect(redacted.url.absoluteString == "https://ada:REDACTED@ftp.example.com/files")
+        let request = Self.request("https://ada:hunter22x@ftp.example.com/files?page=2")
+        let redacted = Redaction.default.redact(request)
+        #expect(redacted.url.absoluteString == "https://ada:REDACTED@ftp.example.com/files?page=2")
+        let found = Vinyl(name: "v", tracks: [Track(request: request, outcome: .status(204))]).likelySecrets()
+        #expect(found.map(\.place) == ["request.url"])
+        #expect(found.first?.reason == "a password in the URL")
+        #expect(Vinyl(name: "v", tracks: [Track(request: redacted, outcome: .status(204))]).likelySecrets().isEmpty)
     }
 
     @Test func redactingTwiceChangesNothing() {

@@ -81,6 +81,8 @@ enum SecretPatterns {
 
     /// The first token shape found in `text`, as (what it looks like, the matched text).
     static func firstMatch(in text: String) -> (name: String, value: String)? {
+        // The shortest shape (a Slack token) takes 14 bytes; most header values and JSON strings are shorter.
+        guard text.utf8.count >= 14 else { return nil }
         var range: NSRange?
         for pattern in box.value where pattern.anchors.contains(where: text.containsUTF8) {
             let whole = range ?? NSRange(text.startIndex..., in: text)
@@ -133,11 +135,16 @@ struct SecretScanner {
 
     private mutating func scanURL(_ url: URL, side: SecretPlace.Side, at index: Int) {
         let whole = SecretPlace(.url, side)
-        if let password = url.password, !SensitiveNames.isRedacted(password) {
+        // The URL's own text, not URLComponents: this runs for every track the recorder writes.
+        let text = url.absoluteString
+        let questionMark = text.firstIndex(of: "?")
+        var beforeQuery = String(questionMark.map { text[..<$0] } ?? text[...].prefix { $0 != "#" })
+        if beforeQuery.utf8.contains(UInt8(ascii: "@")), let password = url.password, !SensitiveNames.isRedacted(password) {
             add(index, whole, whole.description, "a password in the URL", password)
+            beforeQuery = beforeQuery.replacingOccurrences(of: ":" + password + "@", with: ":@")
         }
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return }
-        for pair in (components.percentEncodedQuery ?? "").split(separator: "&") {
+        let query = questionMark.map { text[text.index(after: $0)...].prefix { $0 != "#" } } ?? ""
+        for pair in query.split(separator: "&") {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let item = Redaction.RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
             guard let value = item.decodedValue, !SensitiveNames.isRedacted(value) else { continue }
@@ -148,10 +155,8 @@ struct SecretScanner {
                 scanText(value, at: index, location: location, place: location.description)
             }
         }
-        // The rest of the URL (host, path) without the query already looked at.
-        components.percentEncodedQuery = nil
-        components.percentEncodedPassword = nil
-        scanText(components.string ?? "", at: index, location: whole, place: whole.description)
+        // The rest of the URL (host, path), the query already looked at.
+        scanText(beforeQuery, at: index, location: whole, place: whole.description)
     }
 
     private mutating func scanBody(_ body: Data, headers: Headers, side: SecretPlace.Side, at index: Int) {
