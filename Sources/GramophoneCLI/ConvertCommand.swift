@@ -65,8 +65,7 @@ enum ConvertCommand: Command {
         do {
             var vinyl = try Vinyl(contentsOf: URL(fileURLWithPath: input), format: inputFormat)
             if !arguments.flags.contains("keep-secrets") {
-                vinyl.tracks = vinyl.tracks.map(Redaction.default.redact)
-                try vinyl.checkForSecrets(file: output == "-" ? nil : output)
+                vinyl = try vinyl.redactedForWriting(file: output == "-" ? nil : output)
             }
             if output == "-" {
                 FileHandle.standardOutput.write(try vinyl.encoded(as: outputFormat))
@@ -85,7 +84,7 @@ enum ConvertCommand: Command {
     }
 
     static func chooseOutputFormat(option: String?, output: String) -> Result<VinylFormat, UsageMessage> {
-        let writable = VinylFormat.allCases.filter(\.isWritable).map(\.rawValue).joined(separator: ", ")
+        let writable = VinylFormat.allCases.filter(\.isWritable).map(\.description).joined(separator: ", ")
         if let option {
             guard let format = VinylFormat(name: option) else {
                 return .failure(UsageMessage("unknown format '\(option)' for --to. Writable formats: \(writable)"))

@@ -20,14 +20,13 @@ public struct TestVinyl: Sendable {
     public init(name: String, configuration: VinylConfiguration = VinylConfiguration()) throws {
         let store = configuration.store ?? .defaultFolder
         let matching = configuration.matching ?? .default
-        let folder = try store.folder(for: name)
-        let recording = configuration.resolvedRecording(for: store)
+        let recording = configuration.resolvedRecording
         self.name = name
-        self.configuration = VinylConfiguration(name: name, store: store, matching: matching, requestedRecordMode: recording.effectiveMode,
+        file = try store.file(for: name)
+        turntable = try Turntable(vinylNamed: name, from: store, matching: matching, recording: recording)
+        self.configuration = VinylConfiguration(name: name, store: store, matching: matching, record: turntable.playback.mode,
                                                 redaction: recording.redaction, recording: recording,
                                                 allTracksMustPlay: configuration.allTracksMustPlay ?? false)
-        file = try VinylLocation.file(for: name, in: folder)
-        turntable = try Turntable(vinylNamed: name, in: folder, matching: matching, recording: recording)
     }
 
     /// Ends the test's use of the vinyl: saves what was recorded (`eject()`), then lists
@@ -45,14 +44,14 @@ public struct TestVinyl: Sendable {
         }
         let reported = (thrown as? TurntableError)?.missReport?.description
         var skippedReported = false
-        for report in turntable.missReports {
+        let playback = turntable.playback
+        for report in playback.missReports {
             if !skippedReported, report.description == reported {
                 skippedReported = true
                 continue
             }
             problems.append(.miss(report))
         }
-        let playback = turntable.playback
         if configuration.allTracksMustPlay == true, !playback.allPlayed {
             problems.append(.unplayed(playback.unplayedTracks, of: turntable.vinyl, file: file.path))
         }

@@ -117,7 +117,7 @@ struct DefaultRedactionTests {
             .body(Data("grant_type=password&username=ada&password=hunter22x".utf8), contentType: "application/x-www-form-urlencoded")
         let recorded = Redaction.default.redact(Track(request: live, outcome: .json(#"{"access_token":"at-1"}"#)))
         let turntable = Turntable(vinyl: Vinyl(name: "redacted", tracks: [recorded]), matching: .attributes([.method, .url, .body]))
-        #expect(turntable.play(Redaction.default.redact(live)).trackIndex == 0)
+        #expect(turntable.play(Redaction.default.redact(live))?.trackIndex == 0)
     }
 
     @Test func aTurntableWithoutRecordingReplaysRedactedTracksAndCountsOneMissOtherwise() async throws {
@@ -127,7 +127,7 @@ struct DefaultRedactionTests {
         #expect(body == Data(#"{"id":1}"#.utf8))
         await #expect(throws: TurntableError.self) { try await turntable.data(from: URL(string: "https://api.example.com/you?access_token=at-9f8e7d6c")!) }
         #expect(turntable.playback.misses == 1)
-        #expect(turntable.missReports.count == 1)
+        #expect(turntable.playback.missReports.count == 1)
         // A hand-written track with the value itself still matches exactly.
         let handWritten = Turntable(vinyl: Vinyl(name: "fixture", tracks: [Track(request: Self.request("https://api.example.com/me?api_key=demo-key-1"), outcome: .json("{}"))]))
         #expect(try await handWritten.data(from: URL(string: "https://api.example.com/me?api_key=demo-key-1")!).0 == Data("{}".utf8))

@@ -53,7 +53,7 @@ struct RecordingSecretsTests {
         let matching = MatchingStrategy.attributes([.method, .url, .body])
         var liveBodies: [Data] = []
         do {
-            let turntable = try Turntable(vinylNamed: "secrets", in: folder, matching: matching, recording: Recording(mode: .once, environment: RecordingFixtures.localEnvironment))
+            let turntable = try Turntable(vinylNamed: "secrets", from: .folder(folder), matching: matching, recording: Recording(mode: .once, environment: RecordingFixtures.localEnvironment))
             for request in requests {
                 let (body, response) = try await turntable.data(for: request)
                 #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(request.url!)")
@@ -75,8 +75,8 @@ struct RecordingSecretsTests {
         #expect(onDisk.contains("REDACTED") && onDisk.contains(Redaction.placeholder))
 
         let offline = OfflineSession()
-        let player = try Turntable(vinylNamed: "secrets", in: folder, matching: matching,
-                                   recording: Recording(mode: .none, session: offline, environment: RecordingFixtures.localEnvironment))
+        let player = try Turntable(vinylNamed: "secrets", from: .folder(folder), matching: matching,
+                                   recording: Recording(mode: .never, session: offline, environment: RecordingFixtures.localEnvironment))
         for request in requests {
             let (_, response) = try await player.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(request.url!)")
@@ -85,7 +85,7 @@ struct RecordingSecretsTests {
         #expect(player.playback.allPlayed)
 
         // A Turntable without a Recording (how tests usually replay) answers them too.
-        let plain = try Turntable(vinylNamed: "secrets", in: folder, matching: matching)
+        let plain = try Turntable(vinylNamed: "secrets", from: .folder(folder), matching: matching)
         for request in requests {
             let (_, response) = try await plain.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(request.url!)")
@@ -100,7 +100,7 @@ struct RecordingSecretsTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let token = SecretCorpusTests.tokens[0].token
         let request = URLRequest(url: URL(string: "\(base)/anything/notes?q=\(token)")!)
-        let turntable = try Turntable(vinylNamed: "leak", in: folder, recording: Recording(mode: .once, environment: RecordingFixtures.localEnvironment))
+        let turntable = try Turntable(vinylNamed: "leak", from: .folder(folder), recording: Recording(mode: .once, environment: RecordingFixtures.localEnvironment))
         _ = try await turntable.data(for: request)
 
         let error = try #require(throws: VinylError.self) { try turntable.eject() }
@@ -128,7 +128,7 @@ struct RecordingSecretsTests {
             .allowing([.query("key"), .jsonKey("args.key"), .jsonKey("url", in: .response)])
         #expect(recording.allowedSecrets.count == 3)
         do {
-            let turntable = try Turntable(vinylNamed: "demo", in: folder, recording: recording)
+            let turntable = try Turntable(vinylNamed: "demo", from: .folder(folder), recording: recording)
             _ = try await turntable.data(for: request)
             try turntable.eject()
         }
@@ -136,7 +136,7 @@ struct RecordingSecretsTests {
         #expect(onDisk.contains(demo), "the allowed value is kept")
         #expect(!onDisk.contains(Self.secret(71)), "the rest is redacted as always")
         // It replays from the file with the same allowance.
-        let player = try Turntable(vinylNamed: "demo", in: folder, recording: Recording(mode: .none, session: OfflineSession(), environment: [:]).allowing(recording.allowedSecrets))
+        let player = try Turntable(vinylNamed: "demo", from: .folder(folder), recording: Recording(mode: .never, session: OfflineSession(), environment: [:]).allowing(recording.allowedSecrets))
         #expect(try await (player.data(for: request).1 as? HTTPURLResponse)?.statusCode == 200)
     }
 }

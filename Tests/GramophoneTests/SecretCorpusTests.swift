@@ -113,7 +113,7 @@ struct SecretCorpusTests {
     @Test func theSuggestedFilterRemovesWhatTheCheckFound() throws {
         let token = Self.tokens[0].token
         let vinyl = Self.planted(token)
-        let error = try #require(throws: VinylError.self) { try vinyl.checkForSecrets(file: "Vinyls/corpus.json") }
+        let error = try #require(throws: VinylError.self) { try vinyl.redactedForWriting(file: "Vinyls/corpus.json") }
         #expect(error.kind == .containsSecrets)
         #expect(error.place == "tracks[0].request.headers \"X-Debug\"")
         #expect(error.description.contains(#".headers(removing: ["X-Debug"])"#))
@@ -123,6 +123,6 @@ struct SecretCorpusTests {
         let filtered = (Redaction.default + .query(replacing: ["q": "REDACTED"])).redact(vinyl.tracks[0])
         #expect(!Vinyl(name: "v", tracks: [filtered]).likelySecrets().contains { $0.place == "request.url query \"q\"" })
         let allowed: [SecretPlace] = [.query("q"), .header("X-Debug"), .jsonKey("note"), .jsonKey("value"), .body()]
-        #expect(throws: Never.self) { try vinyl.checkForSecrets(allowing: allowed) }
+        #expect(throws: Never.self) { _ = try vinyl.redactedForWriting(allowing: allowed) }
     }
 }

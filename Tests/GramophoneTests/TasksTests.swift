@@ -29,7 +29,7 @@ enum SessionVinyl {
     static let matching = MatchingStrategy.attributes([.method, .url, .body])
 
     static func turntable(delegate: (any URLSessionDelegate)? = nil, queue: OperationQueue? = nil) -> Turntable {
-        Turntable(vinyl: vinyl, matching: matching, delegate: delegate, delegateQueue: queue)
+        Turntable(vinyl: vinyl, matching: matching).delegating(to: delegate, queue: queue)
     }
 }
 

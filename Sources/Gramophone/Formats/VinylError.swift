@@ -3,7 +3,7 @@
 /// Every error names the file, the place in it (a line and column for syntax, a path such as
 /// `tracks[2].response.status` for structure), what is wrong, and what to do about it.
 public struct VinylError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
         /// No file at the place the vinyl was looked for.
         case notFound
         /// The file exists but could not be read.

@@ -33,8 +33,6 @@ public struct Matcher: Sendable, CustomStringConvertible {
 
     /// The values of these headers (names in any case; absent equals absent).
     public static func headers(_ names: String...) -> Matcher { Matcher(kind: .headers(names)) }
-    /// The values of these headers (names in any case; absent equals absent).
-    public static func headers(_ names: [String]) -> Matcher { Matcher(kind: .headers(names)) }
 
     /// Any rule of your own. `name` appears in miss reports.
     /// The closure gets the live request first, then the recorded one.

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A recording Turntable's side of things: its configuration, the vinyl file it writes, and
 /// what has been recorded but not yet written.
@@ -20,8 +23,12 @@ final class Recorder: Sendable {
     /// Serialises writes so an older snapshot never renames over a newer one.
     private let writeGate = Locked(())
 
+    /// The session that reaches the real network.
+    let session: any NetworkSession
+
     init(recording: Recording, mode: RecordMode, file: URL, isNew: Bool, loadedCount: Int) {
         self.recording = recording
+        session = recording.session ?? DeferredSession()
         self.mode = mode
         self.file = file
         self.isNew = isNew
@@ -31,10 +38,33 @@ final class Recorder: Sendable {
     /// Whether a miss may go to the network and be recorded.
     var mayRecord: Bool {
         switch mode {
-        case .none: return false
+        case .never: return false
         case .once: return isNew
         case .newEpisodes, .all: return true
         }
+    }
+
+    /// Why a miss was not recorded, for its report; nil when the mode says nothing useful.
+    var whyNotRecorded: String? {
+        guard !mayRecord, mode == .once else { return nil }
+        return "the record mode is once and the vinyl file exists, so it is write-protected; use new_episodes to add to it, or delete the file to record it again"
+    }
+
+    /// Sends the unredacted request for real; the duration is wall-clock seconds.
+    func send(_ live: Track.Request) async -> (answer: Answer, duration: TimeInterval) {
+        let start = ProcessInfo.processInfo.systemUptime
+        let outcome: Result<(HTTPURLResponse, Data), any Error>
+        do {
+            let (body, response) = try await session.data(for: live.urlRequest)
+            if let http = response as? HTTPURLResponse {
+                outcome = .success((http, body))
+            } else {
+                outcome = .failure(RecordingError.notHTTP(live.url))
+            }
+        } catch {
+            outcome = .failure(error)
+        }
+        return (Answer(outcome: outcome, source: .network), ProcessInfo.processInfo.systemUptime - start)
     }
 
     /// Marks a recorded track as waiting to be written. Called after the track joined the deck,
@@ -66,25 +96,5 @@ final class Recorder: Sendable {
                 throw error
             }
         }
-    }
-}
-
-/// The state of a Turntable's vinyl as a cassette: new or not, writable or not, and what it did.
-public struct CassetteState: Sendable, Equatable, CustomStringConvertible {
-    /// The record mode in force.
-    public var mode: RecordMode
-    /// No vinyl file existed when the Turntable was made.
-    public var isNew: Bool
-    /// Nothing can be recorded onto this vinyl (mode `none`, or `once` with an existing file).
-    public var isWriteProtected: Bool
-    /// Requests answered by replaying a recorded track.
-    public var playedCount: Int
-    /// Tracks recorded through the real session by this Turntable.
-    public var recordedCount: Int
-    /// The vinyl file, when there is one.
-    public var file: URL?
-
-    public var description: String {
-        "mode \(mode), \(isNew ? "new" : "existing")\(isWriteProtected ? ", write-protected" : ""), \(playedCount) played, \(recordedCount) recorded"
     }
 }

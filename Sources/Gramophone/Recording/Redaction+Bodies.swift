@@ -27,16 +27,6 @@ extension Redaction {
         return formRewrite { name, _ in lowered[name.lowercased()].map { .some($0) } }
     }
 
-    /// Rewrites request bodies with a closure, for formats the other filters do not know.
-    public static func requestBody(_ transform: @escaping @Sendable (Data, Track.Request) -> Data) -> Redaction {
-        Redaction(steps: [.requestBody(transform)])
-    }
-
-    /// Rewrites response bodies with a closure; it receives the response and the request as recorded.
-    public static func responseBody(_ transform: @escaping @Sendable (Data, Track.Response, Track.Request) -> Data) -> Redaction {
-        Redaction(steps: [.responseBody(transform)])
-    }
-
     // MARK: Rewriting
 
     /// `rule(key)`: nil keeps the member, `.some(nil)` removes it, `.some(text)` replaces its value.

@@ -15,11 +15,6 @@ extension Redaction {
         }])
     }
 
-    /// Replaces every occurrence of `target` in URL paths with `replacement`.
-    public static func path(replacing target: String, with replacement: String) -> Redaction {
-        path { $0.replacingOccurrences(of: target, with: replacement) }
-    }
-
     /// Removes the named query parameters (names compared ignoring case) from request and response URLs.
     public static func query(removing names: [String]) -> Redaction {
         let lowered = Set(names.map { $0.lowercased() })

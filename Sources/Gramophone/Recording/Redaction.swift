@@ -57,18 +57,13 @@ public struct Redaction: Sendable {
     public static let `default` = Redaction(steps: [.secretNames])
 
     /// Whether the default redaction removes a header of this name.
-    public static func isSensitiveHeader(_ name: String) -> Bool {
+    static func isSensitiveHeader(_ name: String) -> Bool {
         SensitiveNames.isSensitiveHeader(name)
     }
 
     /// Both redactions, `lhs` first (hooks still run after every filter).
     public static func + (lhs: Redaction, rhs: Redaction) -> Redaction {
         Redaction(steps: lhs.steps + rhs.steps)
-    }
-
-    /// All of `redactions`, in order.
-    public static func combining(_ redactions: [Redaction]) -> Redaction {
-        Redaction(steps: redactions.flatMap(\.steps))
     }
 
     // MARK: Headers
@@ -125,7 +120,7 @@ public struct Redaction: Sendable {
     // MARK: Applying
 
     /// The request as it is matched and recorded.
-    public func redact(_ request: Track.Request) -> Track.Request {
+    func redact(_ request: Track.Request) -> Track.Request {
         redact(request, allowing: [])
     }
 
@@ -137,7 +132,7 @@ public struct Redaction: Sendable {
 
     /// The track as it is written: the request as `redact(_:)` gives it, and the response
     /// filtered, with every removed value scrubbed from it.
-    public func redact(_ track: Track) -> Track {
+    func redact(_ track: Track) -> Track {
         redact(track, allowing: [])
     }
 

@@ -1,17 +1,25 @@
 /// The check before a vinyl is written: the recorder and `gramophone convert` refuse to write
 /// what `gramophone scan` would flag.
 extension Vinyl {
-    /// Throws when a track still holds something that looks like a secret, naming the track,
-    /// the place and the filter that would take it out.
+    /// The vinyl as a recording would write it: every track redacted (by the default unless
+    /// told otherwise), then checked for what still looks like a secret. What
+    /// `gramophone convert` writes; `redactedForWriting(by: .none)` only checks.
     ///
     /// - Parameters:
+    ///   - redaction: applied to every track first.
     ///   - allowed: places known to hold no secret (see `Recording.allowing(_:)`).
     ///   - file: the file about to be written, for the message.
-    /// - Throws: `VinylError(.containsSecrets)`.
-    public func checkForSecrets(allowing allowed: [SecretPlace] = [], file: String? = nil) throws {
-        try checkForSecrets(inTracks: tracks.indices, allowing: allowed, file: file)
+    /// - Throws: `VinylError(.containsSecrets)` naming the track, the place and the filter that
+    ///   would take it out.
+    public func redactedForWriting(by redaction: Redaction = .default, allowing allowed: [SecretPlace] = [], file: String? = nil) throws -> Vinyl {
+        var copy = self
+        copy.tracks = tracks.map { redaction.redact($0, allowing: allowed) }
+        try copy.checkForSecrets(inTracks: copy.tracks.indices, allowing: allowed, file: file)
+        return copy
     }
 
+    /// Throws `VinylError(.containsSecrets)` when a track in `range` still holds something
+    /// that looks like a secret outside the `allowed` places.
     func checkForSecrets(inTracks range: Range<Int>, allowing allowed: [SecretPlace], file: String?) throws {
         let findings = likelySecrets(inTracks: range, allowing: allowed)
         guard let first = findings.first else { return }

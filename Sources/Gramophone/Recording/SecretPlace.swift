@@ -101,7 +101,7 @@ public struct SecretPlace: Sendable, Hashable, CustomStringConvertible {
         case .jsonKey(let path): return ".jsonKeys(replacing: [\"\(Self.lastKey(of: path))\": Redaction.placeholder])"
         case .formField(let name): return ".formFields(replacing: [\"\(name)\": \"REDACTED\"])"
         case .url: return ".path { $0.replacingOccurrences(of: secret, with: \"REDACTED\") }, or .beforeRecordRequest { … } for a password in the URL"
-        case .body: return side == .request ? ".requestBody { body, request in … }" : ".responseBody { body, response, request in … }"
+        case .body: return side == .request ? ".beforeRecordRequest { request in … }" : ".beforeRecordResponse { response, request in … }"
         }
     }
 

@@ -121,7 +121,7 @@ struct SecretScanner {
     }
 
     private mutating func scanSide(headers: Headers, url: URL?, body: Data, side: SecretPlace.Side, at index: Int) {
-        for field in headers where !SensitiveNames.isRedacted(field.value) {
+        for field in headers.fields where !SensitiveNames.isRedacted(field.value) {
             let location = SecretPlace(.header(field.name), side)
             if SensitiveNames.isSensitiveHeader(field.name) {
                 add(index, location, location.description, "a credential header", field.value)

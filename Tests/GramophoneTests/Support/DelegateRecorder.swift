@@ -112,3 +112,11 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
         waiter?.resume(returning: true)
     }
 }
+
+extension Turntable {
+    /// The Turntable reporting to `delegate` on `queue`, as a URLSession made with both.
+    func delegating(to delegate: (any URLSessionDelegate)?, queue: OperationQueue?) -> Turntable {
+        setDelegate(delegate, queue: queue)
+        return self
+    }
+}

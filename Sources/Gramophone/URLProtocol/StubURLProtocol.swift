@@ -27,7 +27,7 @@ final class StubURLProtocol: URLProtocol {
             let answer: StubAnswer
             do {
                 let live = try Track.Request(request)
-                switch HTTPStubber.shared.registry.resolve(live) {
+                switch HTTPStubber.shared.stubs.resolve(live) {
                 case .stubbed(let response, let stubRequest, let placeholders, let condition):
                     answer = await StubAnswer.make(response, for: stubRequest, placeholders: placeholders, condition: condition)
                 case .unmatched(let report, _):
@@ -39,7 +39,10 @@ final class StubURLProtocol: URLProtocol {
             } catch {
                 answer = StubAnswer(outcome: .failure(error), condition: .immediate, cachePolicy: .notAllowed)
             }
-            await this.value.deliver(answer)
+            let byteCount = (try? answer.outcome.get().1.count) ?? 0
+            let plan = answer.condition.deliveryPlan(byteCount: byteCount)
+            guard await URLProtocolDelivery.wait(plan.initialDelay) else { return }
+            await URLProtocolDelivery.deliver(answer.outcome, to: this.value, cachePolicy: answer.cachePolicy, chunks: plan.chunks)
         }
         delivery.withLock { $0 = task }
     }
@@ -49,35 +52,5 @@ final class StubURLProtocol: URLProtocol {
             task?.cancel()
             task = nil
         }
-    }
-
-    /// Hands the answer to the client as the network would: headers, then the body in the
-    /// chunks and at the pace the network condition says.
-    private func deliver(_ answer: StubAnswer) async {
-        let byteCount = (try? answer.outcome.get().1.count) ?? 0
-        let plan = answer.condition.deliveryPlan(byteCount: byteCount)
-        guard await Self.wait(plan.initialDelay) else { return }
-        switch answer.outcome {
-        case .failure(let error):
-            client?.urlProtocol(self, didFailWithError: error)
-        case .success(let (response, body)):
-            client?.urlProtocol(self, didReceive: response, cacheStoragePolicy: answer.cachePolicy)
-            var offset = body.startIndex
-            for chunk in plan.chunks {
-                guard await Self.wait(chunk.delay) else { return }
-                let end = body.index(offset, offsetBy: chunk.size)
-                client?.urlProtocol(self, didLoad: body.subdata(in: offset..<end))
-                offset = end
-            }
-            client?.urlProtocolDidFinishLoading(self)
-        }
-    }
-
-    /// Sleeps; false when the load was stopped meanwhile (the client must hear nothing more).
-    private static func wait(_ seconds: TimeInterval) async -> Bool {
-        if seconds > 0 {
-            do { try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000)) } catch { return false }
-        }
-        return !Task.isCancelled
     }
 }
