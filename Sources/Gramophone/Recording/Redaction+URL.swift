@@ -41,13 +41,22 @@ extension Redaction {
     struct RawQueryItem {
         var name: String
         var value: String?
-        var decodedName: String { name.removingPercentEncoding ?? name }
-        var decodedValue: String? { value.map { $0.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? $0 } }
+        var decodedName: String { name.utf8.contains(UInt8(ascii: "%")) ? name.removingPercentEncoding ?? name : name }
+        var decodedValue: String? { value.map(Redaction.decode) }
         var secretValues: [String] {
             guard let value, !value.isEmpty else { return [] }
-            let decoded = value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value
+            let decoded = Redaction.decode(value)
             return decoded == value ? [value] : [value, decoded]
         }
+    }
+
+    /// Most names and values are plain: Foundation's decoding (which goes through NSString on
+    /// Linux) only for those that need it, since the default looks at every query of every track.
+    fileprivate static func decode(_ text: String) -> String {
+        let plus = text.utf8.contains(UInt8(ascii: "+")), percent = text.utf8.contains(UInt8(ascii: "%"))
+        guard plus || percent else { return text }
+        let spaced = plus ? String(decoding: text.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self) : text
+        return percent ? spaced.removingPercentEncoding ?? spaced : spaced
     }
 
     /// Edits the raw `name=value` pairs of the query, leaving the URL's bytes alone when nothing changes.
