@@ -18,6 +18,8 @@ struct DefaultRedactionTests {
     func secretKeysAreRecognised(_ name: String) {
         #expect(SensitiveNames.isSecretKey(name))
         #expect(SensitiveNames.isSecretQueryParameter(name, value: "v4lue-0f-it"))
+        // Bodies are only parsed when their bytes could name a secret: every name must pass that test.
+        #expect(SensitiveNames.mayNameASecret(#"{"data":{"\#(name)":"v"}}"#))
     }
 
     // Names that sound close but carry no credential: pagination cursors, counts of tokens
@@ -32,6 +34,11 @@ struct DefaultRedactionTests {
                       "X-Goog-Signature", "X-Goog-Credential", "GoogleAccessId", "AWSAccessKeyId"])
     func signedURLParametersAreSecretInQueries(_ name: String) {
         #expect(SensitiveNames.isSecretQueryParameter(name, value: "abcdef0123456789"))
+    }
+
+    @Test func ordinaryBodiesAreNotParsedForSecretNames() {
+        #expect(!SensitiveNames.mayNameASecret(#"{"id":42,"name":"Ada Lovelace","url":"https://api.example.com/users/42?page=2"}"#))
+        #expect(SensitiveNames.mayNameASecret("grant_type=client_credentials&CLIENT-SECRET=x"))
     }
 
     @Test func keyIsASecretOnlyWithAKeyShapedValue() {

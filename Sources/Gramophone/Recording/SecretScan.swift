@@ -79,6 +79,11 @@ enum SecretPatterns {
         Pattern(name: name, regex: try! NSRegularExpression(pattern: pattern), anchors: anchors, mustLookRandom: random)
     })
 
+    /// Whether `text` could hold a token shape at all: one of their literal parts is in it.
+    static func mayMatch(_ text: String) -> Bool {
+        text.utf8.count >= 14 && box.value.contains { $0.anchors.contains(where: text.containsUTF8) }
+    }
+
     /// The first token shape found in `text`, as (what it looks like, the matched text).
     static func firstMatch(in text: String) -> (name: String, value: String)? {
         // The shortest shape (a Slack token) takes 14 bytes; most header values and JSON strings are shorter.
@@ -126,7 +131,7 @@ struct SecretScanner {
             if SensitiveNames.isSensitiveHeader(field.name) {
                 add(index, location, location.description, "a credential header", field.value)
             } else {
-                scanText(field.value, at: index, location: location, place: location.description)
+                scanText(field.value, at: index, location: location)
             }
         }
         if let url { scanURL(url, side: side, at: index) }
@@ -152,20 +157,23 @@ struct SecretScanner {
             if SensitiveNames.isSecretQueryParameter(item.decodedName, value: value) {
                 add(index, location, location.description, "a secret-named query parameter", value)
             } else {
-                scanText(value, at: index, location: location, place: location.description)
+                scanText(value, at: index, location: location)
             }
         }
         // The rest of the URL (host, path), the query already looked at.
-        scanText(beforeQuery, at: index, location: whole, place: whole.description)
+        scanText(beforeQuery, at: index, location: whole)
     }
 
     private mutating func scanBody(_ body: Data, headers: Headers, side: SecretPlace.Side, at index: Int) {
         guard !body.isEmpty, UTF8Validation.isValid(body) else { return }
+        let text = String(decoding: body, as: UTF8.self)
+        // Most bodies name no secret, hold no token shape and no signed URL: say so from the
+        // bytes, without parsing.
+        guard SensitiveNames.mayNameASecret(text) || SecretPatterns.mayMatch(text) || !SensitiveNames.embeddedQuerySecrets(in: text).isEmpty else { return }
         if let document = try? JSONParser.parse(body) {
             scanJSON(document, path: "", side: side, at: index)
             return
         }
-        let text = String(decoding: body, as: UTF8.self)
         if headers.mediaType == "application/x-www-form-urlencoded" {
             for pair in text.split(separator: "&") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
@@ -177,13 +185,13 @@ struct SecretScanner {
                 if SensitiveNames.isSecretKey(name) {
                     add(index, location, location.description, "a secret-named form field", value)
                 } else {
-                    scanText(value, at: index, location: location, place: location.description)
+                    scanText(value, at: index, location: location)
                 }
             }
             return
         }
         let location = SecretPlace(.body, side)
-        scanText(text, at: index, location: location, place: location.description)
+        scanText(text, at: index, location: location)
     }
 
     private mutating func scanJSON(_ value: JSONValue, path: String, side: SecretPlace.Side, at index: Int) {
@@ -204,20 +212,21 @@ struct SecretScanner {
             for (position, item) in items.enumerated() { scanJSON(item, path: path + "[\(position)]", side: side, at: index) }
         case .string(let text):
             let location = path.isEmpty ? SecretPlace(.body, side) : SecretPlace(.jsonKey(path), side)
-            scanText(text, at: index, location: location, place: location.description)
+            scanText(text, at: index, location: location)
         case .number, .bool, .null:
             break
         }
     }
 
-    /// Token shapes, and signed URLs written inside the text.
-    private mutating func scanText(_ text: String, at index: Int, location: SecretPlace, place: String) {
+    /// Token shapes, and signed URLs written inside the text. The place is spelled out only
+    /// for a finding: the recorder scans every string of every track it writes.
+    private mutating func scanText(_ text: String, at index: Int, location: SecretPlace) {
         for (name, value) in SensitiveNames.embeddedQuerySecrets(in: text) {
             let inner = SecretPlace(.query(name), location.side)
-            add(index, inner, "\(place) query \"\(name)\"", "a secret-named query parameter of a URL inside it", value)
+            add(index, inner, "\(location.description) query \"\(name)\"", "a secret-named query parameter of a URL inside it", value)
         }
         if let (name, value) = SecretPatterns.firstMatch(in: text) {
-            add(index, location, place, "looks like \(name)", value)
+            add(index, location, location.description, "looks like \(name)", value)
         }
     }
 }

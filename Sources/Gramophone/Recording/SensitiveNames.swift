@@ -50,6 +50,31 @@ enum SensitiveNames {
         return secretSuffixes.contains { compact.hasSuffix($0) }
     }
 
+    /// Whether `text` could contain a secret name: one of the stems every name in these lists
+    /// contains, ignoring case and separators. A body without one needs no parsing: most
+    /// bodies a recorder sees (lists, records, echoes without credentials) have none.
+    static func mayNameASecret(_ text: String) -> Bool {
+        var compact: [UInt8] = []
+        compact.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 where byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") && byte != UInt8(ascii: ".") && byte != UInt8(ascii: " ") {
+            compact.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+        }
+        // One pass: only where a stem's first letter stands are the stems compared.
+        for start in compact.indices {
+            guard let stems = stemsByFirstByte[compact[start]] else { continue }
+            for stem in stems where start + stem.count <= compact.count {
+                if stem.indices.allSatisfy({ compact[start + $0] == stem[$0] }) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Every secret name and suffix above contains one of these (`api_key` has `key`, `passwd`
+    /// `pass`, `client_assertion` `assertion`), keyed by first letter.
+    private static let stemsByFirstByte: [UInt8: [[UInt8]]] = Dictionary(grouping: [
+        "pass", "pwd", "secret", "token", "key", "auth", "credential", "session", "cookie", "sig", "assertion", "verifier",
+    ].map { Array($0.utf8) }, by: { $0[0] })
+
     /// Query parameters that hold secrets: the secret keys, signatures of signed URLs, and
     /// `key` when its value has the shape of an API key (Google's `key=AIza…`), not a lookup
     /// key such as `key=user-42`.
