@@ -66,3 +66,33 @@ struct RecordingWithTraitTests {
         #expect(vinyl.tracks.map(\.request.url.path) == ["/uuid", "/get"])
     }
 }
+
+/// What the recorder refuses to write fails the test that recorded it. Its own suite: the
+/// expected-issue trait must wrap the vinyl's scope, which a suite-level vinyl would not let it.
+@Suite(.enabled(if: HTTPBin.isAvailable))
+struct RefusedRecordingTraitTests {
+    /// A fabricated GitHub token, pieced together so no whole token sits in the source.
+    static let fabricatedToken = "gh" + "p_" + String(repeating: "A7bC9dE2fG4hJ6", count: 3).prefix(36)
+
+    // What still looks like a secret after redaction fails the test with the track, the
+    // place and the filter, and is not written.
+    @Test(.expectingIssue(containing: "could not be saved", #"tracks[0].request.url query "q": looks like a GitHub token"#,
+                          #".query(replacing: ["q": "REDACTED"])"#, #".allowing([.query("q")])"#),
+          .vinyl(store: .folder(RecordingFolder.root), record: .once, recording: Recording(environment: [:])))
+    func aTokenLeftInTheRecordingFailsTheTestAndIsNotSaved() async throws {
+        let turntable = try #require(Turntable.current)
+        _ = try await turntable.data(from: try #require(URL(string: try HTTPBin.baseURL().absoluteString + "/anything?q=" + Self.fabricatedToken)))
+        #expect(turntable.playback.recordedCount == 1)
+    }
+
+    @Test func testVinylReportsTheRefusedWriteAndTheFileStaysAbsent() async throws {
+        let configuration = VinylConfiguration(store: .folder(RecordingFolder.root), record: .once, recording: Recording(environment: [:]))
+        let vinyl = try TestVinyl(name: "refused/leak", configuration: configuration)
+        _ = try await vinyl.turntable.data(from: try #require(URL(string: try HTTPBin.baseURL().absoluteString + "/anything?q=" + Self.fabricatedToken)))
+        let problems = vinyl.finish()
+        #expect(problems.map(\.kind) == [.notSaved])
+        #expect(problems.first?.message.contains(#"tracks[0].request.url query "q""#) == true)
+        #expect(problems.first?.message.contains(Self.fabricatedToken) == false, "the report does not repeat the secret")
+        #expect(!FileManager.default.fileExists(atPath: vinyl.file.path))
+    }
+}

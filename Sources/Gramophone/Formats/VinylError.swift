@@ -14,6 +14,8 @@ public struct VinylError: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownFormat
         /// The vinyl could not be written.
         case unwritable
+        /// What would be written still holds something that looks like a secret, so it was not written.
+        case containsSecrets
         /// The vinyl name would leave the vinyl folder or is not a valid file name.
         case invalidName
     }

@@ -17,6 +17,8 @@ final class Recorder: Sendable {
     let file: URL
     /// No file existed when the Turntable was made.
     let isNew: Bool
+    /// Tracks read from the file: those after them were recorded here, and are checked for secrets before writing.
+    let loadedCount: Int
     let ledger = Locked(Ledger())
     /// Serialises writes so an older snapshot never renames over a newer one.
     private let writeGate = Locked(())
@@ -24,12 +26,13 @@ final class Recorder: Sendable {
     /// The session that reaches the real network.
     let session: any NetworkSession
 
-    init(recording: Recording, mode: RecordMode, file: URL, isNew: Bool) {
+    init(recording: Recording, mode: RecordMode, file: URL, isNew: Bool, loadedCount: Int) {
         self.recording = recording
         session = recording.session ?? DeferredSession()
         self.mode = mode
         self.file = file
         self.isNew = isNew
+        self.loadedCount = loadedCount
     }
 
     /// Whether a miss may go to the network and be recorded.
@@ -73,7 +76,8 @@ final class Recorder: Sendable {
         }
     }
 
-    /// Writes `snapshot()` atomically when something was recorded since the last write.
+    /// Writes `snapshot()` atomically when something was recorded since the last write, after
+    /// checking the recorded tracks for what still looks like a secret (nothing is written then).
     /// On failure the tracks stay pending, so a later eject (or the release) tries again.
     func writeIfPending(_ snapshot: () -> Vinyl) throws {
         try writeGate.withLock { _ in
@@ -84,7 +88,9 @@ final class Recorder: Sendable {
             }
             guard pending else { return }
             do {
-                try snapshot().write(to: file)
+                let vinyl = snapshot()
+                try vinyl.checkForSecrets(inTracks: min(loadedCount, vinyl.tracks.count)..<vinyl.tracks.count, allowing: recording.allowedSecrets, file: file.path)
+                try vinyl.write(to: file)
             } catch {
                 ledger.withLock { $0.pending = true }
                 throw error

@@ -28,6 +28,9 @@ public struct Recording: Sendable {
     public var hosts: [String]?
     /// The environment the mode is read from; inject one in tests instead of changing the process's.
     public var environment: [String: String]
+    /// Places known to hold no secret: the default redaction leaves them alone and the check
+    /// before writing does not report them. Empty by default; set it with `allowing(_:)`.
+    public var allowedSecrets: [SecretPlace] = []
 
     public init(mode: RecordMode? = nil,
                 session: (any NetworkSession)? = nil,
@@ -39,6 +42,18 @@ public struct Recording: Sendable {
         self.redaction = redaction
         self.hosts = hosts?.map { $0.lowercased() }
         self.environment = environment
+    }
+
+    /// This recording, also keeping what is at `places` although it looks like a secret: a
+    /// value you know is not one, such as a public demo key or a hash that has a key's shape.
+    ///
+    /// ```swift
+    /// Recording(mode: .once).allowing([.query("key"), .jsonKey("build.signature", in: .response)])
+    /// ```
+    public func allowing(_ places: [SecretPlace]) -> Recording {
+        var copy = self
+        copy.allowedSecrets += places
+        return copy
     }
 
     /// Whether the `CI` (or `TEST_RUNNER_CI`) variable says this is a CI run (set, and not

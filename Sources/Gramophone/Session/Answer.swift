@@ -40,9 +40,10 @@ extension Turntable {
             // Hosts the recording leaves alone go to the real session untouched.
             guard recorder.recording.records(live.url) else { return await recorder.send(live).answer }
             // Tracks were redacted when recorded; the live request is redacted the same way to match them.
-            request = recorder.recording.redaction.redact(live)
+            request = recorder.recording.redaction.redact(live, allowing: recorder.recording.allowedSecrets)
         }
         if recorder?.mode != .all, let played = play(request) { return played }
+        if recorder == nil, let played = playRedacted(live) { return played }
         if let recorder, recorder.mayRecord { return await record(live, with: recorder) }
         return miss(request)
     }
@@ -54,10 +55,19 @@ extension Turntable {
         // A transport error is not recorded: a flaky network must not become a fixture.
         guard case .success(let (response, body)) = answer.outcome else { return answer }
         let track = recorder.recording.redaction.redact(Track(request: live, response: Track.Response(recording: response, body: body, for: live.url),
-                                                              recordedAt: recordedAt, duration: duration))
+                                                              recordedAt: recordedAt, duration: duration),
+                                                        allowing: recorder.recording.allowedSecrets)
         deck.withLock { $0.appendRecorded(track) }
         recorder.noteRecorded()
         return answer
+    }
+
+    /// Replay without a recorder of a vinyl recorded with the default redaction: it holds
+    /// `access_token=REDACTED` where the live request has the token, so a request that missed
+    /// as sent is tried again redacted the same way. Hits never pay for the redaction.
+    private func playRedacted(_ live: Track.Request) -> Answer? {
+        let redacted = Redaction.default.redact(live)
+        return redacted == live ? nil : play(redacted)
     }
 
     /// The miss: counted once, explained once (with why nothing was recorded), logged for the

@@ -104,7 +104,7 @@ public final class Turntable: NetworkSession, Sendable {
             }
             vinyl = try Vinyl(contentsOf: file)
         }
-        self.init(vinyl: vinyl, matching: matching, file: file, recorder: Recorder(recording: recording, mode: mode, file: file, isNew: !exists))
+        self.init(vinyl: vinyl, matching: matching, file: file, recorder: Recorder(recording: recording, mode: mode, file: file, isNew: !exists, loadedCount: vinyl.tracks.count))
     }
 
     /// Reads the vinyl at `file`, with the store's advice when it is missing.
