@@ -19,11 +19,11 @@ public struct Matcher: Sendable {
     public static let method = Matcher(kind: .method)
     /// The whole URL (scheme, host, port, path, query in any order; not the fragment).
     public static let url = Matcher(kind: .url)
-    public static let scheme = Matcher(kind: .scheme)
+    static let scheme = Matcher(kind: .scheme)
     /// The host, ignoring case.
     public static let host = Matcher(kind: .host)
     /// The port; a URL's default port equals no port.
-    public static let port = Matcher(kind: .port)
+    static let port = Matcher(kind: .port)
     public static let path = Matcher(kind: .path)
     /// The query parameters, in any order.
     public static let query = Matcher(kind: .query)

@@ -30,7 +30,7 @@ public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, Custo
         fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
 
-    public var isEmpty: Bool { fields.isEmpty }
+    var isEmpty: Bool { fields.isEmpty }
 
     /// The value of `name` (any case); repeated fields joined with ", ".
     public subscript(name: String) -> String? {
@@ -63,7 +63,7 @@ public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, Custo
         fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
     }
 
-    public func contains(_ name: String) -> Bool {
+    package func contains(_ name: String) -> Bool {
         fields.contains { $0.name.caseInsensitiveEquals(name) }
     }
 

@@ -68,7 +68,7 @@ public struct Track: Sendable, Hashable {
         /// The URL the response came from (after redirects); the request's URL when nil.
         public var url: URL?
         /// `HTTP/1.1` when unknown.
-        public var httpVersion: String?
+        var httpVersion: String?
 
         public init(status: Int = 200, headers: Headers = [:], body: Data = Data(), url: URL? = nil, httpVersion: String? = nil) {
             self.status = status

@@ -30,7 +30,7 @@ public struct Recording: Sendable {
     public var environment: [String: String]
     /// Places known to hold no secret: the default redaction leaves them alone and the check
     /// before writing does not report them. Empty by default; set it with `allowing(_:)`.
-    public var allowedSecrets: [SecretPlace] = []
+    var allowedSecrets: [SecretPlace] = []
 
     public init(mode: RecordMode? = nil,
                 session: (any NetworkSession)? = nil,

@@ -11,7 +11,7 @@ extension Vinyl {
     ///   - file: the file about to be written, for the message.
     /// - Throws: `VinylError(.containsSecrets)` naming the track, the place and the filter that
     ///   would take it out.
-    public func redactedForWriting(by redaction: Redaction = .default, allowing allowed: [SecretPlace] = [], file: String? = nil) throws -> Vinyl {
+    package func redactedForWriting(by redaction: Redaction = .default, allowing allowed: [SecretPlace] = [], file: String? = nil) throws -> Vinyl {
         var copy = self
         copy.tracks = tracks.map { redaction.redact($0, allowing: allowed) }
         try copy.checkForSecrets(inTracks: copy.tracks.indices, allowing: allowed, file: file)

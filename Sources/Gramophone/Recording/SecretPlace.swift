@@ -3,9 +3,9 @@
 ///
 /// An allowed place is left alone by the default redaction and not reported by the check
 /// the recorder runs before it writes. Without a side it allows both request and response.
-public struct SecretPlace: Sendable, Hashable, CustomStringConvertible {
+public struct SecretPlace: Sendable, Hashable {
     /// The request or the response of a track.
-    public enum Side: String, Sendable, Hashable {
+    public enum Side: Sendable, Hashable {
         case request, response
     }
 
@@ -26,7 +26,7 @@ public struct SecretPlace: Sendable, Hashable, CustomStringConvertible {
 
     let part: Part
     /// The side it is on; nil (for an allowed place) means either.
-    public let side: Side?
+    let side: Side?
 
     init(_ part: Part, _ side: Side?) {
         self.part = part
@@ -47,8 +47,8 @@ public struct SecretPlace: Sendable, Hashable, CustomStringConvertible {
     public static func body(in side: Side? = nil) -> SecretPlace { SecretPlace(.body, side) }
 
     /// `request.url query "auth"`, `response.headers "Set-Cookie"`, `request.body JSON "user.password"`.
-    public var description: String {
-        let prefix = side?.rawValue ?? "request or response"
+    var description: String {
+        let prefix = side.map { $0 == .request ? "request" : "response" } ?? "request or response"
         switch part {
         case .header(let name): return "\(prefix).headers \"\(name)\""
         case .query(let name): return "\(prefix).url query \"\(name)\""

@@ -8,7 +8,7 @@ public struct SecretFinding: Sendable, Equatable, CustomStringConvertible {
     /// Where in the track, said precisely: `request.headers "Authorization"`,
     /// `request.url query "access_token"`, `response.body JSON "user.password"`,
     /// `response.headers "Location" query "X-Amz-Signature"`.
-    public var place: String
+    package var place: String
     /// The place as a value: what `Recording.allowing(_:)` takes to keep it on purpose.
     public var location: SecretPlace
     /// Why it looks like a secret.

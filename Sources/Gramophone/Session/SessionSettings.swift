@@ -39,10 +39,10 @@ extension Turntable {
     }
 
     /// The delegate tasks report to, as `URLSession.delegate`.
-    public var delegate: (any URLSessionDelegate)? { settings.withLock { $0.delegate } }
+    var delegate: (any URLSessionDelegate)? { settings.withLock { $0.delegate } }
 
     /// The queue delegate calls and completion handlers run on, as `URLSession.delegateQueue`.
-    public var delegateQueue: OperationQueue { settings.withLock { $0.delegateQueue } }
+    var delegateQueue: OperationQueue { settings.withLock { $0.delegateQueue } }
 
     /// When answers arrive; see `PlaybackTiming`. Setting it (even to the same value) starts
     /// the chronological clock over: the next request is the recording's start again.

@@ -247,7 +247,7 @@ public final class Turntable: NetworkSession, Sendable {
 /// What a Turntable has played, recorded and missed: `turntable.playback`.
 public struct Playback: Sendable, Equatable, CustomStringConvertible {
     /// The vinyl's name.
-    public var vinylName: String
+    var vinylName: String
     /// The vinyl's file, when it has one.
     public var file: URL?
     /// The record mode in force (`.never` for a Turntable that does not record).

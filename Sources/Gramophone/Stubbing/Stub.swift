@@ -18,7 +18,7 @@ import Foundation
 /// answer it; the next stub is tried.
 public struct Stub: Sendable, CustomStringConvertible {
     /// Shown in no-match errors; made from the matchers when not given.
-    public var name: String?
+    var name: String?
     /// All must hold for the stub to answer.
     var matchers: [StubMatcher]
     /// Responses by upper-case HTTP method.
@@ -27,7 +27,7 @@ public struct Stub: Sendable, CustomStringConvertible {
     var defaultResponse: StubResponse?
     /// Stubs with a higher priority are tried first; among equal priorities the most
     /// recently added is tried first.
-    public var priority: Int
+    var priority: Int
 
     /// A stub with no matchers (it matches every request) and no response yet.
     public init(_ name: String? = nil, priority: Int = 0) {

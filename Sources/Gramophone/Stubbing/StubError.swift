@@ -32,7 +32,7 @@ public struct StubMissReport: Sendable, CustomStringConvertible {
         var reason: String
     }
 
-    public var request: Track.Request
+    var request: Track.Request
     /// Stubs in the order they were tried.
     var attempts: [Attempt]
 
