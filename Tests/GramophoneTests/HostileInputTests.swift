@@ -185,12 +185,9 @@ struct HostileInputTests {
     }
 }
 
-/// A big vinyl loads in time proportional to its size: no quadratic step hides in the reader.
-///
-/// The suite compares 0.5 MB with 4 MB (8×, small because tests run unoptimised and under
-/// sanitizers) and allows a time ratio of 24, far from the 64 a
-/// quadratic reader would show, so a loaded machine does not make it flaky. The 200 MB check
-/// runs with GRAMOPHONE_HEAVY_TESTS=1; RELIABILITY.md records its measurements.
+/// Big vinyls and long arrays load whole. How long they take is measured in Benchmarks/
+/// (load time against bare JSONSerialization, RELIABILITY.md's 200 MB runs), not asserted here:
+/// a timing ratio in a test suite fails on a busy machine or passes a slow parser.
 @Suite("Large vinyls")
 struct LargeVinylTests {
     /// A vinyl of about `kilobytes` KB: tracks with distinct URLs and 1 KB text bodies.
@@ -211,60 +208,16 @@ struct LargeVinylTests {
         return data
     }
 
-    /// The fastest of `runs` loads, in seconds, and the number of tracks read.
-    static func loadTime(_ data: Data, runs: Int) throws -> (seconds: Double, tracks: Int) {
-        var best = Double.infinity
-        var tracks = 0
-        for _ in 0..<runs {
-            let start = ContinuousClock.now
-            let vinyl = try Vinyl(data: data, name: "big")
-            let elapsed = ContinuousClock.now - start
-            best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-            tracks = vinyl.tracks.count
-        }
-        return (best, tracks)
+    @Test func aFourMegabyteVinylLoadsEveryTrack() throws {
+        let data = Self.vinylText(kilobytes: 4096)
+        let vinyl = try Vinyl(data: data, name: "big")
+        #expect(vinyl.tracks.count > 3_000)
+        #expect(vinyl.tracks.last?.response?.headers["X-Index"] == String(vinyl.tracks.count - 1))
     }
 
-    static func checkLinear(smallKB: Int, largeKB: Int, runs: Int, allowedFactor: Double) throws {
-        let small = vinylText(kilobytes: smallKB), large = vinylText(kilobytes: largeKB)
-        let smallLoad = try loadTime(small, runs: runs)
-        let largeLoad = try loadTime(large, runs: runs)
-        #expect(largeLoad.tracks > smallLoad.tracks * (largeKB / smallKB - 1))
-        let ratio = largeLoad.seconds / smallLoad.seconds
-        let sizeRatio = Double(large.count) / Double(small.count)
-        print("large vinyl load: \(small.count) bytes in \(smallLoad.seconds)s, \(large.count) bytes in \(largeLoad.seconds)s, time ratio \(ratio) for size ratio \(sizeRatio)")
-        #expect(ratio < sizeRatio * allowedFactor, "loading \(sizeRatio)× the bytes took \(ratio)× the time")
-    }
-
-    @Test func loadTimeGrowsLinearlyWithSize() throws {
-        try Self.checkLinear(smallKB: 512, largeKB: 4096, runs: 3, allowedFactor: 3)
-    }
-
-    /// Measuring the 200 MB load found the parser copying each array on every append (n²:
-    /// 40 MB took two minutes). Tiny elements make that term dominate even at small sizes,
-    /// where a quadratic parser shows a time ratio near 64 for 8× the elements.
-    @Test func aLongFlatArrayParsesInLinearTime() throws {
-        func parseTime(_ count: Int) throws -> Double {
-            let text = Data(("[" + String(repeating: "1,", count: count) + "1]").utf8)
-            var best = Double.infinity
-            // Best of five: the fastest run is the one least disturbed by other work on the machine.
-            for _ in 0..<5 {
-                let start = ContinuousClock.now
-                let value = try JSONParser.parse(text)
-                let elapsed = ContinuousClock.now - start
-                #expect(value.arrayValue?.count == count + 1)
-                best = min(best, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
-            }
-            return best
-        }
-        // Sizes large enough that the small run is not lost in timer noise. Linear is ~8×, the
-        // quadratic bug was ~64×; 32 separates them with room for a busy machine.
-        let small = try parseTime(40_000), large = try parseTime(320_000)
-        #expect(large / small < 32, "8× the elements took \(large / small)× the time (\(small)s vs \(large)s)")
-    }
-
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["GRAMOPHONE_HEAVY_TESTS"] == "1"))
-    func a200MBVinylLoadsInLinearTime() throws {
-        try Self.checkLinear(smallKB: 50 << 10, largeKB: 200 << 10, runs: 1, allowedFactor: 3)
+    @Test func aLongFlatArrayParsesWhole() throws {
+        let count = 320_000
+        let value = try JSONParser.parse(Data(("[" + String(repeating: "1,", count: count) + "1]").utf8))
+        #expect(value.arrayValue?.count == count + 1)
     }
 }

@@ -181,6 +181,34 @@ struct StubberTests {
         }
     }
 
+    /// The scenario table of EveryPathTests through the stubber's two paths (its own session,
+    /// async and delegate, and `URLSession.shared`), against the Turntable's async answer.
+    @Test(arguments: PathScenario.all)
+    func everyScenarioThroughTheStubberAnswersAsATurntableDoes(_ scenario: PathScenario) async throws {
+        defer { cleanUp() }
+        try #require(stubber.interceptsSharedSession)
+        let reference = await TurntablePath.asyncData.run(scenario)
+        scenario.installStubs(on: stubber.stubs)
+        let request = URLRequest(url: scenario.url)
+        let session = stubber.session()
+        defer { session.finishTasksAndInvalidate() }
+        let viaSession = await PathRunner.async(cancel: scenario.cancelledByCaller) { try await session.data(for: request) }
+        let viaShared = await PathRunner.async(cancel: scenario.cancelledByCaller) { try await URLSession.shared.data(for: request) }
+        let recorder = DelegateRecorder()
+        let delegateSession = stubber.session(delegate: recorder, delegateQueue: recorder.queue)
+        defer { delegateSession.finishTasksAndInvalidate() }
+        var viaDelegate = await PathRunner.delegate(recorder, cancel: scenario.cancelledByCaller, delegateSession.dataTask(with: request))
+        let calls = viaDelegate.delegateCalls
+        viaDelegate.delegateCalls = nil
+        #expect(viaSession == reference, "\(scenario.name) through HTTPStubber.shared.session()")
+        #expect(viaShared == reference, "\(scenario.name) through URLSession.shared")
+        #expect(viaDelegate == reference, "\(scenario.name) through a stubber session's delegate")
+        // The delegate hears what a Turntable task's delegate hears.
+        let taskCalls = try #require(await TurntablePath.delegate.run(scenario).delegateCalls)
+        #expect(PathExceptions.delegateCalls(calls ?? [], path: .urlSessionDelegate, scenario: scenario)
+                == PathExceptions.delegateCalls(taskCalls, path: .delegate, scenario: scenario), "\(scenario.name): delegate calls")
+    }
+
     @Test func bodiesSentAsStreamsAreMatched() async throws {
         defer { cleanUp() }
         // Apple moves httpBody into httpBodyStream before a URLProtocol is asked; a stream body

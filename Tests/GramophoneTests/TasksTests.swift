@@ -146,7 +146,8 @@ struct TasksTests {
         }
         #expect(viaHandler == viaAsync)
         let handedFile = try #require(handed.withLock { $0 })
-        try await Task.sleep(nanoseconds: 100_000_000)
+        // The file goes right after the handler returns, on the delegate queue: wait for the queue.
+        await TaskCore.perform(on: turntable.delegateQueue) {}
         #expect(!FileManager.default.fileExists(atPath: handedFile.path))
 
         #expect(await Seen.delegate { $0.downloadTask(with: request) } == viaAsync)
