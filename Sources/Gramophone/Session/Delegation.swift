@@ -16,32 +16,37 @@ struct Delegation: @unchecked Sendable {
         await TaskCore.perform(on: queue, body)
     }
 
+    /// Runs `call` on the delegate queue with a completion handler and returns what the
+    /// handler is first given: a delegate may call it more than once, or from any thread.
+    private func ask<Reply: Sendable>(_ call: @escaping @Sendable (@escaping @Sendable (Reply) -> Void) -> Void) async -> Reply {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Reply, Never>) in
+            let answered = Locked(false)
+            let handler: @Sendable (Reply) -> Void = { reply in
+                let first = answered.withLock { done -> Bool in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(returning: reply) }
+            }
+            queue.addOperation { call(handler) }
+        }
+    }
+
     /// Asks the delegate whether to follow a redirect: the request to send, or nil to stop at
     /// the 3xx; `request` itself when the delegate does not implement the method.
     func willPerformRedirection(_ task: URLSessionTask, _ response: HTTPURLResponse, _ request: URLRequest) async -> URLRequest? {
         guard let delegate = delegate as? URLSessionTaskDelegate else { return request }
         let session = session
         let box = Unchecked((delegate, task))
-        return await withCheckedContinuation { (continuation: CheckedContinuation<URLRequest?, Never>) in
-            // The delegate may call the handler more than once, or from any thread: answer once.
-            let answered = Locked(false)
-            let handler: @Sendable (URLRequest?) -> Void = { chosen in
-                let first = answered.withLock { done in
-                    defer { done = true }
-                    return !done
-                }
-                if first { continuation.resume(returning: chosen) }
+        return await ask { handler in
+            let (delegate, task) = box.value
+            #if canImport(FoundationNetworking)
+            delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: handler)
+            #else
+            if delegate.urlSession?(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: handler) == nil {
+                handler(request)
             }
-            queue.addOperation {
-                let (delegate, task) = box.value
-                #if canImport(FoundationNetworking)
-                delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: handler)
-                #else
-                if delegate.urlSession?(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: handler) == nil {
-                    handler(request)
-                }
-                #endif
-            }
+            #endif
         }
     }
 
@@ -50,26 +55,15 @@ struct Delegation: @unchecked Sendable {
         guard let dataTask = task as? URLSessionDataTask, let delegate = delegate as? URLSessionDataDelegate else { return .allow }
         let session = session
         let box = Unchecked((delegate, dataTask))
-        return await withCheckedContinuation { (continuation: CheckedContinuation<URLSession.ResponseDisposition, Never>) in
-            // The delegate may call the handler more than once, or from any thread: answer once.
-            let once = Locked(false)
-            let handler: @Sendable (URLSession.ResponseDisposition) -> Void = { disposition in
-                let first = once.withLock { done -> Bool in
-                    defer { done = true }
-                    return !done
-                }
-                if first { continuation.resume(returning: disposition) }
+        return await ask { handler in
+            let (delegate, dataTask) = box.value
+            #if canImport(FoundationNetworking)
+            delegate.urlSession(session, dataTask: dataTask, didReceive: response, completionHandler: handler)
+            #else
+            if delegate.urlSession?(session, dataTask: dataTask, didReceive: response, completionHandler: handler) == nil {
+                handler(.allow)
             }
-            queue.addOperation {
-                let (delegate, dataTask) = box.value
-                #if canImport(FoundationNetworking)
-                delegate.urlSession(session, dataTask: dataTask, didReceive: response, completionHandler: handler)
-                #else
-                if delegate.urlSession?(session, dataTask: dataTask, didReceive: response, completionHandler: handler) == nil {
-                    handler(.allow)
-                }
-                #endif
-            }
+            #endif
         }
     }
 
