@@ -101,8 +101,9 @@ struct SecretScanner {
             scanJSON(document, at: index, place: place)
         } else if headers.mediaType == "application/x-www-form-urlencoded" {
             for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
-                guard parts.count == 2 else { continue }
+                // Empty pieces kept: `=secret` has an empty name, not the name `secret`.
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                guard parts.count == 2, !parts[1].isEmpty else { continue }
                 let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
                 let value = String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(parts[1])
                 if SensitiveNames.isSecretKey(name), !SensitiveNames.isRedacted(value) {
