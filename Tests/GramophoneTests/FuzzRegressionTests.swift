@@ -82,6 +82,19 @@ struct FuzzRegressionTests {
         #expect(ISO8601.parse(text) == nil)
     }
 
+    /// VinylWriters: 4379182340.254967 was written as `….254Z`, read back as the double just
+    /// below .254, and written again as `….253Z`: every rewrite moved such a date a millisecond.
+    @Test(arguments: [4_379_182_340.0, 0, -62_135_596_800, -1_000, 253_402_300_000, 1_763_000_000])
+    func everyMillisecondWritesBackUnchanged(base: Double) throws {
+        var moved: [String] = []
+        for millisecond in 0..<1000 {
+            let text = ISO8601.format(Date(timeIntervalSince1970: base + Double(millisecond) / 1000 + 0.000_4))
+            let again = ISO8601.format(try #require(ISO8601.parse(text)))
+            if again != text { moved.append("\(text) -> \(again)") }
+        }
+        #expect(moved.count == 0, "dates moved, e.g. \(moved.prefix(3))")
+    }
+
     /// GramophoneReader: a body under `application/json-TP` (an `application/json…` type that is
     /// not JSON to the writer) was written as base64 without saying so, and read back as text.
     @Test func aBase64BodyUnderAnApplicationJSONPrefixTypeSaysSo() throws {
