@@ -95,6 +95,18 @@ struct FuzzRegressionTests {
         #expect(moved.count == 0, "dates moved, e.g. \(moved.prefix(3))")
     }
 
+    /// VinylWriters: a JSON body `null` was stored as `"body": null`, which reads as no body.
+    @Test(arguments: VinylFormat.allCases.filter(\.isWritable))
+    func aJSONNullBodySurvivesARewrite(format: VinylFormat) throws {
+        let tracks = ["application/json", "application/vnd.api+json", "text/json"].map { type in
+            Track(request: Track.Request(method: "POST", url: URL(string: "https://a.example/")!, headers: ["Content-Type": type], body: Data("null".utf8)),
+                  outcome: .response(Track.Response(headers: ["Content-Type": type], body: Data("null".utf8))))
+        }
+        let again = try Vinyl(data: try Vinyl(name: "null", tracks: tracks).encoded(as: format), name: "null", format: format)
+        #expect(again.tracks.map { String(decoding: $0.request.body, as: UTF8.self) } == ["null", "null", "null"])
+        #expect(again.tracks.map { String(decoding: $0.response?.body ?? Data(), as: UTF8.self) } == ["null", "null", "null"])
+    }
+
     /// GramophoneReader: a body under `application/json-TP` (an `application/json…` type that is
     /// not JSON to the writer) was written as base64 without saying so, and read back as text.
     @Test func aBase64BodyUnderAnApplicationJSONPrefixTypeSaysSo() throws {
