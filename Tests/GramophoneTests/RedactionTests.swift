@@ -50,6 +50,18 @@ struct RedactionTests {
         #expect(Redaction.none.redact(track) == track)
     }
 
+    /// Redaction fuzz target: a removed value repeated in another request header (a proxy's
+    /// copy of the credential) was kept there, though the response's headers were scrubbed.
+    @Test func aRemovedValueIsScrubbedFromTheRequestsOtherHeaders() {
+        let request = Track.Request(method: "GET", url: URL(string: "https://api.example.com/me")!,
+                                    headers: ["Authorization": "Bearer abc12345", "X-Forwarded-Credential": "Bearer abc12345", "X-Trace": "token abc12345"])
+        let redacted = Redaction.default.redact(request)
+        #expect(redacted.headers.fields.map(\.name) == ["X-Forwarded-Credential", "X-Trace"])
+        #expect(redacted.headers["X-Forwarded-Credential"] == Redaction.placeholder)
+        #expect(redacted.headers["X-Trace"] == "token \(Redaction.placeholder)")
+        #expect(Redaction.default.redact(Track(request: request, outcome: .status(204))).request == redacted)
+    }
+
     // Names that carry credentials wherever the telling word sits, in any case or separator;
     // names that only resemble them stay (the search is on UTF-8 bytes, not NSString).
     @Test(arguments: ["X-Api-Key", "api_key", "APIKEY", "X-Client-Secret", "Secret", "X-Password-Hash", "x_auth_token", "token",

@@ -163,6 +163,8 @@ public struct Redaction: Sendable {
             }
         }
         let scrubber = Scrubber(secrets)
+        // Other headers may repeat a removed value (`X-Forwarded-Authorization`), as in responses.
+        request.headers = Headers(request.headers.fields.map { Headers.Field(name: $0.name, value: scrubber.scrub($0.value)) })
         request.url = scrubber.scrub(request.url)
         request.body = scrubber.scrub(request.body)
         if request.body != originalBody { Self.fixContentLength(&request.headers, to: request.body) }
