@@ -62,16 +62,39 @@ private func redaction(_ input: inout FuzzBytes) -> (Redaction, HeaderRules) {
     return (.combining(steps), rules)
 }
 
-/// Where a secret may not be left: header values, URLs and UTF-8 bodies, with the placeholders
-/// blanked out so a secret cannot be "found" spanning one.
-private func texts(of request: Track.Request, _ response: Track.Response?) -> [String] {
+/// Where a secret may not be left: header values, URLs and UTF-8 bodies, as bytes (unlike
+/// `String.contains`, which compares characters, a secret followed by a combining accent still
+/// counts), with the placeholders blanked out so a secret cannot be "found" spanning one.
+private func texts(of request: Track.Request, _ response: Track.Response?) -> [[UInt8]] {
     var result = request.headers.fields.map(\.value) + [request.url.absoluteString]
     if UTF8Validation.isValid(request.body) { result.append(String(decoding: request.body, as: UTF8.self)) }
     if let response {
         result += response.headers.fields.map(\.value) + [response.url?.absoluteString ?? ""]
         if UTF8Validation.isValid(response.body) { result.append(String(decoding: response.body, as: UTF8.self)) }
     }
-    return result.map { $0.replacingOccurrences(of: Redaction.placeholder, with: "\u{1}").replacingOccurrences(of: "REDACTED", with: "\u{1}") }
+    return result.map { blanked(Array($0.utf8)) }
+}
+
+private let placeholders = [Array(Redaction.placeholder.utf8), Array("REDACTED".utf8)]
+
+private func blanked(_ text: [UInt8]) -> [UInt8] {
+    var text = text
+    for placeholder in placeholders {
+        var index = 0
+        while let found = firstIndex(of: placeholder, in: text, from: index) {
+            text.replaceSubrange(found..<(found + placeholder.count), with: [1])
+            index = found + 1
+        }
+    }
+    return text
+}
+
+private func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: Int = 0) -> Int? {
+    guard !needle.isEmpty, haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
+    for index in start...(haystack.count - needle.count) where haystack[index] == needle[0] {
+        if haystack[index..<(index + needle.count)].elementsEqual(needle) { return index }
+    }
+    return nil
 }
 
 private func secrets(in headers: Headers, _ rules: HeaderRules) -> [String] {
@@ -97,17 +120,15 @@ private func check(_ track: Track, index: Int, _ redaction: Redaction, _ rules: 
     // The request's secrets are scrubbed from the whole track, the response's from the response.
     let requestSecrets = secrets(in: track.request.headers, rules)
     let responseSecrets = track.response.map { secrets(in: $0.headers, rules) } ?? []
-    // Searched as bytes: unlike `String.contains`, which compares graphemes, a secret followed
-    // by a combining accent still counts as left.
-    let everywhere = texts(of: once.request, once.response).map { Data($0.utf8) }
-    let inResponse = once.response.map { texts(of: Track.Request(url: once.request.url), $0).dropFirst(1).map { Data($0.utf8) } } ?? []
+    let everywhere = texts(of: once.request, once.response)
+    let inResponse = once.response.map { Array(texts(of: Track.Request(url: once.request.url), $0).dropFirst(1)) } ?? []
     for secret in requestSecrets {
-        if let text = everywhere.first(where: { $0.range(of: Data(secret.utf8)) != nil }) {
+        if let text = everywhere.first(where: { firstIndex(of: Array(secret.utf8), in: $0) != nil }) {
             fuzzFailure("track \(index): the request's secret \(secret.debugDescription) was left in \(String(decoding: text.prefix(300), as: UTF8.self).debugDescription)")
         }
     }
     for secret in responseSecrets {
-        if let text = inResponse.first(where: { $0.range(of: Data(secret.utf8)) != nil }) {
+        if let text = inResponse.first(where: { firstIndex(of: Array(secret.utf8), in: $0) != nil }) {
             fuzzFailure("track \(index): the response's secret \(secret.debugDescription) was left in \(String(decoding: text.prefix(300), as: UTF8.self).debugDescription)")
         }
     }
