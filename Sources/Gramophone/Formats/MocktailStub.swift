@@ -28,9 +28,8 @@ public struct MocktailStub: Sendable {
     /// Parses the text of a `.tail` file.
     /// - Throws: `VinylError(.malformed)` naming the file, the line and the fix.
     public init(text: String, file: String? = nil) throws {
-        // Tail files written on Windows end lines with CRLF, which a Swift string holds as one
-        // Character, so splitting at "\n" alone would not split them; the body keeps its own bytes.
-        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+        // Tail files written on Windows end lines with CRLF; the body keeps its own bytes.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: Self.endsLine)
         func line(_ index: Int) -> String {
             var value = String(lines[index])
             if value.hasSuffix("\r") { value.removeLast() }
@@ -112,6 +111,12 @@ public struct MocktailStub: Sendable {
         var headers = self.headers
         if headers["Content-Length"] != nil { headers["Content-Length"] = String(body.count) }
         return Track.Response(status: status, headers: headers, body: body, url: url)
+    }
+
+    /// A line end: LF, or CRLF, which a Swift string holds as one `Character`, so splitting at
+    /// "\n" alone left a Windows file one long line.
+    private static func endsLine(_ character: Character) -> Bool {
+        character == "\n" || character == "\r\n"
     }
 
     /// Replaces `{{ key }}` (spaces optional) with `values[key]`.
