@@ -29,10 +29,10 @@ import Testing
         var converted = 0
         for (number, file) in (sharedFiles + resourceFiles).enumerated() {
             for format in VinylFormat.allCases where format.isWritable {
-                let output = folder.appendingPathComponent("\(number).\(format.rawValue).\(format.fileExtension)")
+                let output = folder.appendingPathComponent("\(number).\(format.description).\(format.fileExtension)")
                 let process = Process()
                 process.executableURL = try CLITests.binary()
-                process.arguments = ["convert", file.path, output.path, "--to", format.rawValue]
+                process.arguments = ["convert", file.path, output.path, "--to", format.description]
                 process.standardOutput = FileHandle.nullDevice
                 process.standardError = FileHandle.nullDevice
                 try process.run()
