@@ -41,6 +41,17 @@ import Testing
         #expect(HARFormat.responseCookies(["Set-Cookie": line]).isEmpty)
     }
 
+    @Test func aContentTypeWithAnEmptyTypeHasAnEmptyMediaType() {
+        #expect(Headers(["Content-Type": ";charset=utf-8"]).mediaType == "")
+        #expect(Headers(["Content-Type": " application/JSON ; ; charset=utf-8"]).mediaType == "application/json")
+    }
+
+    @Test func harDropsAContentEncodingWhosePiecesAreEmptyOrCompressions() throws {
+        let har = #"{"log": {"entries": [{"request": {"url": "https://a.example/"}, "response": {"status": 200, "headers": [{"name": "Content-Encoding", "value": "gzip, , br,"}], "content": {"text": "plain"}}}]}}"#
+        let vinyl = try Vinyl(data: Data(har.utf8), name: "h", format: .har)
+        #expect(vinyl.tracks[0].response?.headers["Content-Encoding"] == nil)
+    }
+
     @Test func requestCookiesSkipEmptyAndNamelessPieces() {
         let cookies = HARFormat.requestCookies(["Cookie": "a=1; ; =x;b; c=3;"])
         #expect(cookies.map { $0["name"]?.stringValue ?? "?" } == ["a", "b", "c"])

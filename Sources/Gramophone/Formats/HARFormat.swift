@@ -155,7 +155,8 @@ enum HARFormat {
     /// to decompress plain bytes. A body that still starts with the gzip magic is kept as is.
     static func dropStaleContentEncoding(_ headers: inout Headers, body: Data) {
         guard let encoding = headers["Content-Encoding"]?.trimmingWhitespace().lowercased(), !encoding.isEmpty else { return }
-        let codings = encoding.split(separator: ",").map { String($0).trimmingWhitespace() }
+        // Empty pieces (`gzip, , br`) name no coding.
+        let codings = encoding.split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
         guard codings.allSatisfy({ compressions.contains($0) || $0 == "identity" }) else { return }
         if codings.contains(where: { $0 == "gzip" || $0 == "x-gzip" }), body.starts(with: [0x1F, 0x8B]) { return }
         headers.remove("Content-Encoding")
