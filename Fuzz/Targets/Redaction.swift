@@ -56,7 +56,10 @@ private func redaction(_ input: inout FuzzBytes) -> (Redaction, HeaderRules) {
         case 5: steps.append(.jsonKeys(replacing: [input.pick(keys): input.pick(["<redacted>", "x"])]))
         case 6: steps.append(.formFields(removing: [input.pick(keys)]))
         case 7: steps.append(.formFields(replacing: [input.pick(keys): input.pick(["<redacted>", "x y", ""])]))
-        default: steps.append(.path(replacing: input.pick(["/users", "/42", "/%2F"]), with: "/ID"))
+        default:
+            // The closure form: `path(replacing:with:)` goes with issue 13's renames.
+            let target = input.pick(["/users", "/42", "/%2F"])
+            steps.append(.path { $0.replacingOccurrences(of: target, with: "/ID") })
         }
     }
     return (.combining(steps), rules)
