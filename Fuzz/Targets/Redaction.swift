@@ -62,7 +62,7 @@ private func redaction(_ input: inout FuzzBytes) -> (Redaction, HeaderRules) {
             steps.append(.path { $0.replacingOccurrences(of: target, with: "/ID") })
         }
     }
-    return (.combining(steps), rules)
+    return (steps.reduce(.none, +), rules)
 }
 
 /// Where a secret may not be left: header values, URLs and UTF-8 bodies, as bytes (unlike
