@@ -107,6 +107,16 @@ struct FuzzRegressionTests {
         #expect(again.tracks.map { String(decoding: $0.response?.body ?? Data(), as: UTF8.self) } == ["null", "null", "null"])
     }
 
+    /// VCRReader (seeded with the httpbin captures): a relative response `url` was read, written
+    /// as Gramophone's JSON, and refused there. It is now refused where it is read.
+    @Test func aVCRResponseURLMustBeAbsolute() throws {
+        let text = #"{"interactions": [{"request": {"uri": "https://a.example/", "method": "GET"}, "response": {"status": {"code": 200}, "url": "ht/gif/127.0.0.1:49257/json"}}]}"#
+        let error = try #require(throws: VinylError.self) { try Vinyl(data: Data(text.utf8), name: "vcr", format: .vcr, file: "vcr.json") }
+        #expect(error.place == "interactions[0].response.url")
+        let absolute = text.replacingOccurrences(of: "ht/gif/127.0.0.1:49257/json", with: "https://a.example/moved")
+        #expect(try Vinyl(data: Data(absolute.utf8), name: "vcr", format: .vcr).tracks[0].response?.url?.absoluteString == "https://a.example/moved")
+    }
+
     /// GramophoneReader: a body under `application/json-TP` (an `application/json…` type that is
     /// not JSON to the writer) was written as base64 without saying so, and read back as text.
     @Test func aBase64BodyUnderAnApplicationJSONPrefixTypeSaysSo() throws {
