@@ -1,18 +1,27 @@
 import Foundation
 import Gramophone
 
-/// `gramophone convert IN OUT [--to FORMAT] [--from FORMAT]`: one vinyl format to another.
+/// `gramophone convert IN OUT [--to FORMAT] [--from FORMAT] [--keep-secrets]`: one vinyl
+/// format to another, redacted as a recording would be: a HAR exported from a browser or a
+/// proxy carries session cookies and bearer tokens.
 enum ConvertCommand: Command {
     static let name = "convert"
     static let summary = "Convert a vinyl between formats (JSON, plist, DVR, HAR)"
     static let usage = """
-        USAGE: gramophone convert IN OUT [--to FORMAT] [--from FORMAT]
+        USAGE: gramophone convert IN OUT [--to FORMAT] [--from FORMAT] [--keep-secrets]
 
         Reads IN in any format Gramophone reads and writes OUT in a writable one. The input
         format comes from IN's extension and content; the output format from --to, else from
         OUT's extension (.json: Gramophone JSON, .plist: plist vinyl, .har: HAR).
         OUT may be - to write to stdout (then the format defaults to Gramophone JSON).
         OUT is written atomically: a failed conversion leaves an existing file untouched.
+
+        What is written is redacted as a recording is (Redaction.default): credential headers
+        (Authorization, Cookie, Set-Cookie, API-key headers) are removed, secret-named query
+        parameters, form fields and JSON keys (access_token, password, client_secret,
+        X-Amz-Signature, …) are replaced, and those values scrubbed from the rest of the
+        track. Then it is checked as `gramophone scan` would: if anything still looks like a
+        secret, nothing is written and the error names the track, the place and a filter.
 
         FORMATS:
           gramophone (or json)  Gramophone's JSON vinyl              read, write
@@ -24,11 +33,12 @@ enum ConvertCommand: Command {
         OPTIONS:
           --to FORMAT    Output format.
           --from FORMAT  Input format, when detection guesses wrong.
+          --keep-secrets Write every header and value as read: no redaction, no check.
           -h, --help     Show this help.
 
-        EXIT CODES: 0 converted, 1 IN could not be read or OUT not written, 2 bad usage.
+        EXIT CODES: 0 converted, 1 IN could not be read, OUT not written or still holding a secret, 2 bad usage.
         """
-    static let flags: Set<String> = []
+    static let flags: Set<String> = ["keep-secrets"]
     static let options: Set<String> = ["to", "from"]
 
     static func run(_ arguments: Arguments) -> ExitCode {
@@ -53,7 +63,10 @@ enum ConvertCommand: Command {
             return .usage
         }
         do {
-            let vinyl = try Vinyl(contentsOf: URL(fileURLWithPath: input), format: inputFormat)
+            var vinyl = try Vinyl(contentsOf: URL(fileURLWithPath: input), format: inputFormat)
+            if !arguments.flags.contains("keep-secrets") {
+                vinyl = try vinyl.redactedForWriting(file: output == "-" ? nil : output)
+            }
             if output == "-" {
                 FileHandle.standardOutput.write(try vinyl.encoded(as: outputFormat))
             } else {
@@ -61,6 +74,9 @@ enum ConvertCommand: Command {
                 Output.err("converted \(input) → \(output) (\(outputFormat), \(vinyl.tracks.count) track\(vinyl.tracks.count == 1 ? "" : "s"))")
             }
             return .success
+        } catch let error as VinylError where error.kind == .containsSecrets {
+            Output.err("error: \(error)\nOr, to write it as read, convert again with --keep-secrets.")
+            return .failure
         } catch {
             Output.err("error: \(error)")
             return .failure
@@ -68,7 +84,7 @@ enum ConvertCommand: Command {
     }
 
     static func chooseOutputFormat(option: String?, output: String) -> Result<VinylFormat, UsageMessage> {
-        let writable = VinylFormat.allCases.filter(\.isWritable).map(\.rawValue).joined(separator: ", ")
+        let writable = VinylFormat.allCases.filter(\.isWritable).map(\.description).joined(separator: ", ")
         if let option {
             guard let format = VinylFormat(name: option) else {
                 return .failure(UsageMessage("unknown format '\(option)' for --to. Writable formats: \(writable)"))

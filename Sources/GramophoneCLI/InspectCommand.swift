@@ -92,7 +92,7 @@ enum InspectCommand: Command {
             }
             return entry
         }
-        let object: [String: Any] = ["name": vinyl.name, "file": file, "format": format.rawValue, "tracks": tracks]
+        let object: [String: Any] = ["name": vinyl.name, "file": file, "format": format.description, "tracks": tracks]
         return serialise(object)
     }
 

@@ -15,19 +15,25 @@ public struct TestVinyl: Sendable {
     /// The vinyl's file.
     public let file: URL
 
-    /// Opens the vinyl `name` as `configuration` says.
+    /// Opens the vinyl `name` as `configuration` says; with no store configured, from the
+    /// `Vinyls` folder of the package `sourceFile` belongs to.
     /// - Throws: `VinylError` when the vinyl cannot be found or read, naming the file and the fix.
-    public init(name: String, configuration: VinylConfiguration = VinylConfiguration()) throws {
-        let store = configuration.store ?? .defaultFolder
+    public init(name: String, configuration: VinylConfiguration = VinylConfiguration(), sourceFile: StaticString = #filePath) throws {
+        try self.init(name: name, configuration: configuration, sourcePath: "\(sourceFile)")
+    }
+
+    /// - Parameter sourcePath: the test's source file, where the default store is looked for
+    ///   (nil: the current directory).
+    init(name: String, configuration: VinylConfiguration, sourcePath: String?) throws {
+        let store = configuration.store ?? .defaultFolder(nearPath: sourcePath)
         let matching = configuration.matching ?? .default
-        let folder = try store.folder(for: name)
-        let recording = configuration.resolvedRecording(for: store)
+        let recording = configuration.resolvedRecording
         self.name = name
-        self.configuration = VinylConfiguration(name: name, store: store, matching: matching, requestedRecordMode: recording.effectiveMode,
+        file = try store.file(for: name)
+        turntable = try Turntable(vinylNamed: name, from: store, matching: matching, recording: recording)
+        self.configuration = VinylConfiguration(name: name, store: store, matching: matching, record: turntable.playback.mode,
                                                 redaction: recording.redaction, recording: recording,
                                                 allTracksMustPlay: configuration.allTracksMustPlay ?? false)
-        file = try VinylLocation.file(for: name, in: folder)
-        turntable = try Turntable(vinylNamed: name, in: folder, matching: matching, recording: recording)
     }
 
     /// Ends the test's use of the vinyl: saves what was recorded (`eject()`), then lists
@@ -45,14 +51,14 @@ public struct TestVinyl: Sendable {
         }
         let reported = (thrown as? TurntableError)?.missReport?.description
         var skippedReported = false
-        for report in turntable.missReports {
+        let playback = turntable.playback
+        for report in playback.missReports {
             if !skippedReported, report.description == reported {
                 skippedReported = true
                 continue
             }
             problems.append(.miss(report))
         }
-        let playback = turntable.playback
         if configuration.allTracksMustPlay == true, !playback.allPlayed {
             problems.append(.unplayed(playback.unplayedTracks, of: turntable.vinyl, file: file.path))
         }

@@ -13,17 +13,15 @@ import Gramophone
 public struct VinylConfiguration: Sendable {
     /// The vinyl's name; nil names it after the test (`Suite/test`, or `Class/test` in XCTest).
     public var name: String?
-    /// Where the vinyl lives; nil is `VinylStore.defaultFolder`.
+    /// Where the vinyl lives; nil is the `Vinyls` folder of the test's package (with XCTest, of
+    /// the current directory unless `vinylDefaults` says `.defaultFolder()`).
     public var store: VinylStore?
     /// How requests are matched to tracks; nil is `MatchingStrategy.default`.
     public var matching: MatchingStrategy?
-    /// The record mode asked for; nil is `recording`'s mode, else the default: `.once`
-    /// (`.none` on CI) for a folder, `.none` for a bundle (a build product is no place to
-    /// record into). `GRAMOPHONE_RECORD_MODE` overrides it.
-    ///
-    /// Not called `recordMode`, as in `Recording`: assigning `.none` to an optional would
-    /// mean "inherit" (which may record), so write `= RecordMode.none` or use the initialiser.
-    public var requestedRecordMode: RecordMode?
+    /// The record mode; nil is `recording`'s mode, else the default: `.once` (`.never` on
+    /// CI) for a folder, `.never` for a bundle (a build product is no place to record into).
+    /// `GRAMOPHONE_RECORD_MODE` overrides it.
+    public var record: RecordMode?
     /// What is taken out of recorded requests and responses; nil is `recording`'s redaction,
     /// else `Redaction.default`.
     public var redaction: Redaction?
@@ -33,25 +31,13 @@ public struct VinylConfiguration: Sendable {
     /// that stopped making a request the vinyl says it makes.
     public var allTracksMustPlay: Bool?
 
-    /// A configuration that records in `recordMode`; leave a field nil to inherit it. The
-    /// mode is not optional here, so `.none` always means "never record".
-    public init(name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, recordMode: RecordMode,
+    /// A configuration; leave a field nil to inherit it from the suite, else the default.
+    public init(name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, record: RecordMode? = nil,
                 redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil) {
-        self.init(name: name, store: store, matching: matching, requestedRecordMode: recordMode, redaction: redaction, recording: recording, allTracksMustPlay: allTracksMustPlay)
-    }
-
-    /// A configuration that inherits the record mode; leave a field nil to inherit it.
-    public init(name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil,
-                redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil) {
-        self.init(name: name, store: store, matching: matching, requestedRecordMode: nil, redaction: redaction, recording: recording, allTracksMustPlay: allTracksMustPlay)
-    }
-
-    init(name: String?, store: VinylStore?, matching: MatchingStrategy?, requestedRecordMode: RecordMode?,
-         redaction: Redaction?, recording: Recording?, allTracksMustPlay: Bool?) {
         self.name = name
         self.store = store
         self.matching = matching
-        self.requestedRecordMode = requestedRecordMode
+        self.record = record
         self.redaction = redaction
         self.recording = recording
         self.allTracksMustPlay = allTracksMustPlay
@@ -64,20 +50,16 @@ public struct VinylConfiguration: Sendable {
             name: name ?? base.name,
             store: store ?? base.store,
             matching: matching ?? base.matching,
-            requestedRecordMode: requestedRecordMode ?? base.requestedRecordMode,
+            record: record ?? base.record,
             redaction: redaction ?? base.redaction,
             recording: recording ?? base.recording,
             allTracksMustPlay: allTracksMustPlay ?? base.allTracksMustPlay)
     }
 
-    /// The recording settings in force: `recording` with `requestedRecordMode` and `redaction` applied.
-    func resolvedRecording(for store: VinylStore) -> Recording {
+    /// The recording settings in force: `recording` with `record` and `redaction` applied.
+    var resolvedRecording: Recording {
         var resolved = recording ?? Recording()
-        if let requestedRecordMode {
-            resolved.requestedMode = requestedRecordMode
-        } else if resolved.requestedMode == nil, store.isBundle {
-            resolved.requestedMode = RecordMode.none
-        }
+        if let record { resolved.mode = record }
         if let redaction { resolved.redaction = redaction }
         return resolved
     }

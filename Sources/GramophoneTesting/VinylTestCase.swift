@@ -76,7 +76,9 @@ open class VinylTestCase: XCTestCase {
         var configuration = Self.vinylDefaults
         configuration.name = configuration.name ?? defaultVinylName
         configureVinyl(&configuration)
-        let vinyl = try TestVinyl(name: configuration.name ?? defaultVinylName, configuration: configuration)
+        // XCTest knows no test's source file: without a store, the current directory's Vinyls
+        // (under Xcode, set `store: .defaultFolder()` in `vinylDefaults`).
+        let vinyl = try TestVinyl(name: configuration.name ?? defaultVinylName, configuration: configuration, sourcePath: nil)
         currentVinyl = vinyl
         try prepare(vinyl.turntable)
     }

@@ -29,27 +29,22 @@ extension Trait where Self == VinylTrait {
     /// A vinyl named after the suite and the test (`UsersTests/fetchesUser`).
     public static var vinyl: Self { VinylTrait(configuration: VinylConfiguration()) }
 
-    /// A vinyl for the test, or defaults for the tests of a suite; the record mode is
-    /// inherited, else `.once` (`.none` on CI) for a folder and `.none` for a bundle.
+    /// A vinyl for the test, or defaults for the tests of a suite; nil values are inherited
+    /// from the suite, else the default.
     ///
     /// - Parameters:
     ///   - name: the vinyl's name (`/` for subfolders); nil names it after the suite and test.
-    ///   - store: where vinyls live, e.g. `.bundle(.module)`; nil is `VinylStore.defaultFolder`.
+    ///   - store: where vinyls live, e.g. `.bundle(.module)`; nil is the `Vinyls` folder of the
+    ///     package the test's source file belongs to (`VinylStore.defaultFolder()`).
     ///   - matching: how requests find their track; nil is `.default` (method and URL).
+    ///   - record: the record mode; nil is `.once` (`.never` on CI) for a folder, `.never` for
+    ///     a bundle. `GRAMOPHONE_RECORD_MODE` overrides it.
     ///   - redaction: what is taken out of recordings; nil is `Redaction.default`.
     ///   - recording: the session, hosts and environment to record with; nil is `Recording()`.
     ///   - allTracksMustPlay: fail the test when a track was never played.
-    public static func vinyl(_ name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil,
+    public static func vinyl(_ name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, record: RecordMode? = nil,
                              redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil) -> Self {
-        VinylTrait(configuration: VinylConfiguration(name: name, store: store, matching: matching,
-                                                     redaction: redaction, recording: recording, allTracksMustPlay: allTracksMustPlay))
-    }
-
-    /// A vinyl recorded in `record` mode (`GRAMOPHONE_RECORD_MODE` still overrides it); the
-    /// mode is not optional, so `.none` always means "never record". Other parameters as above.
-    public static func vinyl(_ name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, record: RecordMode,
-                             redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil) -> Self {
-        VinylTrait(configuration: VinylConfiguration(name: name, store: store, matching: matching, recordMode: record,
+        VinylTrait(configuration: VinylConfiguration(name: name, store: store, matching: matching, record: record,
                                                      redaction: redaction, recording: recording, allTracksMustPlay: allTracksMustPlay))
     }
 
@@ -59,7 +54,6 @@ extension Trait where Self == VinylTrait {
     }
 }
 
-#if compiler(>=6.1)
 extension VinylTrait: TestScoping {
     /// Each test case gets a scope (suites and the test function around its cases get none:
     /// every case has its own vinyl), provided by the outermost `.vinyl` the test carries,
@@ -81,7 +75,6 @@ extension VinylTrait: TestScoping {
         }
     }
 }
-#endif
 
 /// Runs `operation` with the vinyl `name` on `Turntable.current`, then records its misses,
 /// unplayed tracks (when all must play) and save failures as issues at `sourceLocation`.
@@ -94,7 +87,7 @@ public func withVinyl<R>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async throws -> R {
-    let vinyl = try TestVinyl(name: name, configuration: configuration)
+    let vinyl = try TestVinyl(name: name, configuration: configuration, sourcePath: sourceLocation.filePath)
     let result: Result<R, any Error>
     do {
         result = .success(try await Turntable.$current.withValue(vinyl.turntable, operation: operation))

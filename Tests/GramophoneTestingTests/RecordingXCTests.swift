@@ -11,11 +11,11 @@ import FoundationNetworking
 /// re-records tests whose name carries a marker.
 final class RecordingXCTests: VinylTestCase {
     override class var vinylDefaults: VinylConfiguration {
-        VinylConfiguration(store: .folder(RecordingFolder.root), recordMode: .newEpisodes, recording: Recording(environment: [:]))
+        VinylConfiguration(store: .folder(RecordingFolder.root), record: .newEpisodes, recording: Recording(environment: [:]))
     }
 
     override func configureVinyl(_ configuration: inout VinylConfiguration) {
-        if name.contains("Rerecord") { configuration.requestedRecordMode = .all }
+        if name.contains("Rerecord") { configuration.record = .all }
     }
 
     private func httpbin() throws -> URL {
@@ -30,7 +30,7 @@ final class RecordingXCTests: VinylTestCase {
         try turntable.eject()
         XCTAssertEqual(vinyl?.name, "RecordingXCTests/testRecordsThenReplaysOffline")
 
-        let offline = VinylConfiguration(store: .folder(RecordingFolder.root), recordMode: .none, recording: Recording(session: NoNetwork(), environment: [:]))
+        let offline = VinylConfiguration(store: .folder(RecordingFolder.root), record: .never, recording: Recording(session: NoNetwork(), environment: [:]))
         let replay = try TestVinyl(name: "RecordingXCTests/testRecordsThenReplaysOffline", configuration: offline)
         let replayed = try await replay.turntable.data(from: uuidURL).0
         XCTAssertEqual(replayed, recorded)
@@ -50,7 +50,7 @@ final class RecordingXCTests: VinylTestCase {
         let uuidURL = try httpbin().appendingPathComponent("uuid")
         let body = try await turntable.data(from: uuidURL).0
         XCTAssertNotEqual(String(decoding: body, as: UTF8.self), "stale")
-        XCTAssertEqual(turntable.cassette.mode, .all)
+        XCTAssertEqual(turntable.playback.mode, .all)
         try turntable.eject()
         let saved = try Vinyl(contentsOf: RecordingFolder.root.appendingPathComponent("RecordingXCTests/testRerecordMarkerReplacesTheVinyl.json"))
         XCTAssertEqual(saved.tracks.map(\.request.url.path), ["/uuid"])

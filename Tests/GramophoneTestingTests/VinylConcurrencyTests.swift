@@ -2,7 +2,6 @@ import Foundation
 import Gramophone
 import GramophoneTesting
 import Testing
-import UsersClient
 
 /// Twenty-four tests, run in parallel (and under ThreadSanitizer by scripts/test), each with
 /// its own vinyl whose only track answers the same URL with the test's own marker: a test
@@ -11,7 +10,7 @@ import UsersClient
 struct VinylConcurrencyTests {
     static func expectMarker(_ marker: Int) async throws {
         let turntable = try #require(Turntable.current)
-        let client = UsersClient(baseURL: try ExampleAPI.baseURL(), session: turntable)
+        let client = UserFetcher(session: turntable)
         for _ in 0..<20 {
             // Yield between requests so the parallel tests interleave on the shared pool.
             await Task.yield()

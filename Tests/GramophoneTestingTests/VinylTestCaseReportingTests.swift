@@ -1,7 +1,6 @@
 import Foundation
 import Gramophone
 import GramophoneTesting
-import UsersClient
 import XCTest
 
 /// What `VinylTestCase` reports in tearDown. Each test provokes one failure; the class
@@ -42,8 +41,8 @@ final class VinylTestCaseReportingTests: VinylTestCase {
         XCTAssertTrue(sawExpectedFailure, "VinylTestCase did not report a failure containing \(expectedFragments) in \(vinylFile ?? "-")")
     }
 
-    func client() throws -> UsersClient {
-        UsersClient(baseURL: try XCTUnwrap(URL(string: "https://api.example.com")), session: turntable)
+    func client() throws -> UserFetcher {
+        UserFetcher(session: turntable)
     }
 
     func testSwallowedMissIsReportedWithTheDiff() async throws {

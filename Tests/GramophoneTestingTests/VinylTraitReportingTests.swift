@@ -2,14 +2,13 @@ import Foundation
 import Gramophone
 import GramophoneTesting
 import Testing
-import UsersClient
 
 /// What the `.vinyl` trait reports when a test ends: each test expects the failure it
 /// provokes (`.expectingIssue` wraps the vinyl's scope), so the suite stays green only if
 /// the failure is reported with the text a user needs.
 @Suite struct VinylTraitReportingTests {
-    func client() throws -> UsersClient {
-        UsersClient(baseURL: try ExampleAPI.baseURL(), session: try #require(Turntable.current))
+    func client() throws -> UserFetcher {
+        UserFetcher(session: try #require(Turntable.current))
     }
 
     @Test(.expectingIssue(containing: "GET https://api.example.com/users/41", "nearest track #0: GET https://api.example.com/users/42", "path: /users/41 vs /users/42", atTestLocation: true),
@@ -47,7 +46,7 @@ import UsersClient
 @Suite struct TestVinylTests {
     @Test func missCarriedByTheThrownErrorIsNotReportedTwice() async throws {
         let vinyl = try TestVinyl(name: "UsersClientTraitTests/fetchesUser", configuration: VinylConfiguration(store: .bundle(.module)))
-        let client = UsersClient(baseURL: try ExampleAPI.baseURL(), session: vinyl.turntable)
+        let client = UserFetcher(session: vinyl.turntable)
         let error = await #expect(throws: TurntableError.self) { try await client.user(41) }
         #expect(vinyl.finish(thrown: error).isEmpty)
         #expect(vinyl.finish().map(\.kind) == [.miss])
@@ -55,7 +54,7 @@ import UsersClient
 
     @Test func everyMissIsReportedInOrder() async throws {
         let vinyl = try TestVinyl(name: "UsersClientTraitTests/fetchesUser", configuration: VinylConfiguration(store: .bundle(.module)))
-        let client = UsersClient(baseURL: try ExampleAPI.baseURL(), session: vinyl.turntable)
+        let client = UserFetcher(session: vinyl.turntable)
         _ = await client.userIfAvailable(1)
         _ = await client.userIfAvailable(2)
         let problems = vinyl.finish()
@@ -70,15 +69,15 @@ import UsersClient
     }
 
     @Test func recordModeNoneMeansNeverRecordNotInherit() throws {
-        #expect(VinylConfiguration(recordMode: .none).requestedRecordMode == RecordMode.none)
+        #expect(VinylConfiguration(record: .never).record == RecordMode.never)
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        // A missing vinyl in a folder would be recorded by the default mode; `.none` refuses it.
+        // A missing vinyl in a folder would be recorded by the default mode; `.never` refuses it.
         #expect(throws: VinylError.self) {
-            try TestVinyl(name: "missing", configuration: VinylConfiguration(store: .folder(folder), recordMode: .none, recording: Recording(environment: [:])))
+            try TestVinyl(name: "missing", configuration: VinylConfiguration(store: .folder(folder), record: .never, recording: Recording(environment: [:])))
         }
         let recording = try TestVinyl(name: "missing", configuration: VinylConfiguration(store: .folder(folder), recording: Recording(environment: [:])))
-        #expect(recording.turntable.cassette.mode == .once)
+        #expect(recording.turntable.playback.mode == .once)
     }
 
     @Test func testsOwnValuesWinOverTheSuites() {

@@ -23,7 +23,7 @@ struct DelegatesTests {
 
         let replayed = DelegateRecorder()
         let track = Track(request: Track.Request(method: request.httpMethod ?? "GET", url: url), response: Track.Response(body: body))
-        let turntable = Turntable(vinyl: Vinyl(name: "order", tracks: [track]), delegate: replayed, delegateQueue: replayed.queue)
+        let turntable = Turntable(vinyl: Vinyl(name: "order", tracks: [track])).delegating(to: replayed, queue: replayed.queue)
         make(request, turntable).resume()
         #expect(await replayed.waitForCompletion())
         return (real.foldedEvents, replayed.foldedEvents, replayed)
@@ -76,7 +76,7 @@ struct DelegatesTests {
     func chunkedBody() async {
         let recorder = DelegateRecorder()
         let body = Data((0..<25).map { UInt8($0) })
-        let turntable = Turntable(vinyl: Vinyl(name: "chunks", tracks: [Track("GET https://example.com/c", .data(body))]), delegate: recorder, delegateQueue: recorder.queue)
+        let turntable = Turntable(vinyl: Vinyl(name: "chunks", tracks: [Track("GET https://example.com/c", .data(body))])).delegating(to: recorder, queue: recorder.queue)
         turntable.bodyChunkSize = 10
         turntable.dataTask(with: URL(string: "https://example.com/c")!).resume()
         #expect(await recorder.waitForCompletion())

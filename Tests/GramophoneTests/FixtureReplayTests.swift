@@ -60,8 +60,8 @@ import FoundationNetworking
         #expect(vinyl.tracks[0].request.method == "GET")
     }
 
-    @Test func turntableLoadsDVRCassetteByName() async throws {
-        let turntable = try Turntable(cassetteNamed: "example", in: TestFiles.fixture("dvr"))
+    @Test func turntableDetectsADVRCassetteByName() async throws {
+        let turntable = try Turntable(vinylNamed: "example", from: .folder(TestFiles.fixture("dvr")))
         let (body, _) = try await turntable.data(from: URL(string: "http://example.com")!)
         #expect(String(decoding: body, as: UTF8.self) == "hello")
     }

@@ -124,7 +124,7 @@ extension Track {
     func withRequestBody(_ body: Data, headers: Headers) -> Track {
         var copy = self
         copy.request.body = body
-        for field in headers { copy.request.headers.add(name: field.name, value: field.value) }
+        for field in headers.fields { copy.request.headers.add(name: field.name, value: field.value) }
         return copy
     }
 }

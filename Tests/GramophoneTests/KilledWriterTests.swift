@@ -100,7 +100,7 @@ struct KilledWriterTests {
 
         // What is left reads as a vinyl through the normal path, and the leftovers of killed
         // writes are hidden `.tmp` files that no vinyl lookup can pick up.
-        let read = try Turntable(vinylNamed: "killed", in: vinyls).vinyl
+        let read = try Turntable(vinylNamed: "killed", from: .folder(vinyls)).vinyl
         #expect(read.tracks.count == Self.tracks || read.tracks.count == Self.tracks + Self.tracks / 2)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: vinyls.path).filter { $0 != "killed.json" }
         for name in leftovers {

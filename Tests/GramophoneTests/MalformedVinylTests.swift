@@ -71,12 +71,12 @@ import Testing
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         do {
-            _ = try Turntable(vinylNamed: "absent", in: folder)
+            _ = try Turntable(vinylNamed: "absent", from: .folder(folder))
             Issue.record("expected notFound")
         } catch let error as VinylError {
             #expect(error.kind == .notFound)
             #expect(error.file == folder.appendingPathComponent("absent.json").path)
-            #expect(error.description.contains("record"))
+            #expect(error.description.contains("Record it"))
         }
     }
 

@@ -152,7 +152,7 @@ import FoundationNetworking
             Track("GET https://api.example.com/users?page=1", .json("[]")),
             Track("POST https://api.example.com/sessions", .json("{}")),
         ]).write(to: folder.appendingPathComponent("users.json"))
-        let turntable = try Turntable(vinylNamed: "users", in: folder)
+        let turntable = try Turntable(vinylNamed: "users", from: .folder(folder))
         do {
             _ = try await turntable.data(for: request("GET", "https://api.example.com/users?page=2"))
             Issue.record("expected a miss")

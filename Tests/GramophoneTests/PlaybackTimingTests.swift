@@ -46,6 +46,15 @@ struct PlaybackTimingTests {
         #expect(data == Data("x".utf8))
     }
 
+    @Test("a stub's delay is applied once, whatever the timing", arguments: [PlaybackTiming.immediate, .recordedDuration(speed: 1), .chronological(speed: 1)])
+    func stubDelayIsAppliedOnce(timing: PlaybackTiming) async throws {
+        let turntable = Turntable(vinyl: Self.vinyl)
+        turntable.timing = timing
+        turntable.stubs.add(Stub().responding(with: .text("late").delayed(by: 0.3)))
+        let answer = await turntable.answer(Track.Request("GET https://api.example.com/anything"))
+        #expect(turntable.playbackDelay(for: answer) == 0.3)
+    }
+
     @Test("recordedDuration holds each answer for the track's duration")
     func recordedDuration() async throws {
         let track = Track(request: "GET https://api.example.com/slow", response: Track.Response(body: Data("x".utf8)), duration: 0.2)
@@ -74,12 +83,12 @@ struct PlaybackTimingTests {
         #expect(await completionOrder(.chronological()) == ["early", "late"])
     }
 
-    @Test("chronological timing applies to tasks, and restartPlaybackClock starts the recording over")
+    @Test("chronological timing applies to tasks, and setting the timing again starts the recording over")
     func chronologicalTasks() async throws {
         let turntable = Turntable(vinyl: Self.vinyl)
         turntable.timing = .chronological(speed: 2)
         _ = try await turntable.data(from: Self.early)
-        turntable.restartPlaybackClock()
+        turntable.timing = .chronological(speed: 2)
         let order = Locked<[String]>([])
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let remaining = Locked(2)

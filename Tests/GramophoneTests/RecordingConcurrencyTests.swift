@@ -15,7 +15,7 @@ struct RecordingConcurrencyTests {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let count = 1_000
-        let turntable = try Turntable(vinylNamed: "crowd", in: folder, recording: Recording(mode: .newEpisodes, environment: [:]))
+        let turntable = try Turntable(vinylNamed: "crowd", from: .folder(folder), recording: Recording(mode: .newEpisodes, environment: [:]))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for number in 0..<count {
                 group.addTask {
@@ -25,7 +25,7 @@ struct RecordingConcurrencyTests {
             }
             try await group.waitForAll()
         }
-        #expect(turntable.cassette.recordedCount == count)
+        #expect(turntable.playback.recordedCount == count)
         try turntable.eject()
         let vinyl = try Vinyl(contentsOf: folder.appendingPathComponent("crowd.json"))
         #expect(vinyl.tracks.count == count)
@@ -34,7 +34,7 @@ struct RecordingConcurrencyTests {
 
         // Every new track answers its request again, from the vinyl.
         let offline = OfflineSession()
-        let player = try Turntable(vinylNamed: "crowd", in: folder, recording: Recording(mode: .none, session: offline, environment: [:]))
+        let player = try Turntable(vinylNamed: "crowd", from: .folder(folder), recording: Recording(mode: .never, session: offline, environment: [:]))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for number in stride(from: 0, to: count, by: 7) {
                 group.addTask { _ = try await player.data(from: URL(string: base.absoluteString + "/get?n=\(number)")!) }
@@ -50,7 +50,7 @@ struct RecordingConcurrencyTests {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let count = 200
-        let turntable = try Turntable(vinylNamed: "busy", in: folder, recording: Recording(mode: .newEpisodes, environment: [:]))
+        let turntable = try Turntable(vinylNamed: "busy", from: .folder(folder), recording: Recording(mode: .newEpisodes, environment: [:]))
         try await withThrowingTaskGroup(of: Void.self) { group in
             for number in 0..<count {
                 group.addTask { _ = try await turntable.data(from: URL(string: base.absoluteString + "/anything/\(number)")!) }

@@ -12,7 +12,7 @@ struct RecordingModeTests {
     /// A vinyl file holding one track recorded from httpbin's /get, and its bytes.
     static func existingVinyl(in folder: URL, base: URL) async throws -> (file: URL, bytes: Data) {
         do {
-            let turntable = try Turntable(vinylNamed: "existing", in: folder, recording: Recording(mode: .once, environment: [:]))
+            let turntable = try Turntable(vinylNamed: "existing", from: .folder(folder), recording: Recording(mode: .once, environment: [:]))
             _ = try await turntable.data(from: URL(string: base.absoluteString + "/get")!)
             try turntable.eject()
         }
@@ -25,28 +25,28 @@ struct RecordingModeTests {
     // MARK: Choosing the mode
 
     @Test func defaultModeIsOnceLocallyAndNoneOnCI() {
-        #expect(Recording(environment: [:]).effectiveMode == .once)
-        #expect(Recording(environment: ["CI": "1"]).effectiveMode == .none)
-        #expect(Recording(environment: ["CI": "true"]).effectiveMode == .none)
-        #expect(Recording(environment: ["CI": "false"]).effectiveMode == .once)
+        #expect((try? Recording(environment: [:]).resolvedMode()) == .once)
+        #expect((try? Recording(environment: ["CI": "1"]).resolvedMode()) == .never)
+        #expect((try? Recording(environment: ["CI": "true"]).resolvedMode()) == .never)
+        #expect((try? Recording(environment: ["CI": "false"]).resolvedMode()) == .once)
         // Asking in code is asking explicitly, CI or not.
-        #expect(Recording(mode: .newEpisodes, environment: ["CI": "1"]).effectiveMode == .newEpisodes)
+        #expect((try? Recording(mode: .newEpisodes, environment: ["CI": "1"]).resolvedMode()) == .newEpisodes)
     }
 
-    @Test(arguments: [("none", RecordMode.none), ("once", .once), ("new_episodes", .newEpisodes), ("new-episodes", .newEpisodes), ("ALL", .all), (" all ", .all)])
+    @Test(arguments: [("never", RecordMode.never), ("none", .never), (" Never ", .never), ("once", .once), ("new_episodes", .newEpisodes), ("new-episodes", .newEpisodes), ("ALL", .all), (" all ", .all)])
     func environmentVariableOverridesTheMode(value: String, expected: RecordMode) {
-        #expect(Recording(mode: .once, environment: ["GRAMOPHONE_RECORD_MODE": value]).effectiveMode == expected)
-        #expect(Recording(environment: ["GRAMOPHONE_RECORD_MODE": value, "CI": "1"]).effectiveMode == expected)
+        #expect((try? Recording(mode: .once, environment: ["GRAMOPHONE_RECORD_MODE": value]).resolvedMode()) == expected)
+        #expect((try? Recording(environment: ["GRAMOPHONE_RECORD_MODE": value, "CI": "1"]).resolvedMode()) == expected)
     }
 
     @Test func unknownModeInTheEnvironmentIsAnErrorNamingTheVariable() throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let error = #expect(throws: RecordingError.self) {
-            try Turntable(vinylNamed: "x", in: folder, recording: Recording(environment: ["GRAMOPHONE_RECORD_MODE": "sometimes"]))
+            try Turntable(vinylNamed: "x", from: .folder(folder), recording: Recording(environment: ["GRAMOPHONE_RECORD_MODE": "sometimes"]))
         }
         #expect(error?.description.contains("GRAMOPHONE_RECORD_MODE=\"sometimes\"") == true)
-        #expect(Recording(environment: ["GRAMOPHONE_RECORD_MODE": "sometimes"]).effectiveMode == .none)
+        #expect(throws: RecordingError.invalidMode("sometimes")) { try Recording(environment: ["GRAMOPHONE_RECORD_MODE": "sometimes"]).resolvedMode() }
     }
 
     // MARK: none
@@ -55,7 +55,7 @@ struct RecordingModeTests {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let error = #expect(throws: VinylError.self) {
-            try Turntable(vinylNamed: "missing", in: folder, recording: Recording(mode: .none, session: OfflineSession(), environment: [:]))
+            try Turntable(vinylNamed: "missing", from: .folder(folder), recording: Recording(mode: .never, session: OfflineSession(), environment: [:]))
         }
         #expect(error?.kind == .notFound)
         #expect(error?.file?.hasSuffix("missing.json") == true)
@@ -68,9 +68,9 @@ struct RecordingModeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let existing = try await Self.existingVinyl(in: folder, base: base)
         let session = CountingSession()
-        let turntable = try Turntable(vinylNamed: "existing", in: folder, recording: Recording(session: session, environment: ["CI": "1"]))
-        #expect(turntable.cassette.mode == .none)
-        #expect(turntable.cassette.isWriteProtected)
+        let turntable = try Turntable(vinylNamed: "existing", from: .folder(folder), recording: Recording(session: session, environment: ["CI": "1"]))
+        #expect(turntable.playback.mode == .never)
+        #expect(turntable.playback.isWriteProtected)
         // Recorded tracks still play…
         _ = try await turntable.data(from: Self.url(base, "/get"))
         // …and a miss is the miss report, not a network call.
@@ -80,7 +80,7 @@ struct RecordingModeTests {
         #expect(try Data(contentsOf: existing.file) == existing.bytes)
         // A missing vinyl on CI is an error at once, not a recording.
         #expect(throws: VinylError.self) {
-            try Turntable(vinylNamed: "fresh", in: folder, recording: Recording(session: session, environment: ["CI": "1"]))
+            try Turntable(vinylNamed: "fresh", from: .folder(folder), recording: Recording(session: session, environment: ["CI": "1"]))
         }
     }
 
@@ -89,7 +89,7 @@ struct RecordingModeTests {
         let base = try HTTPBin.baseURL()
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let turntable = try Turntable(vinylNamed: "ci", in: folder, recording: Recording(mode: .none, environment: ["CI": "1", "GRAMOPHONE_RECORD_MODE": "new-episodes"]))
+        let turntable = try Turntable(vinylNamed: "ci", from: .folder(folder), recording: Recording(mode: .never, environment: ["CI": "1", "GRAMOPHONE_RECORD_MODE": "new-episodes"]))
         _ = try await turntable.data(from: Self.url(base, "/uuid"))
         try turntable.eject()
         #expect(try Vinyl(contentsOf: folder.appendingPathComponent("ci.json")).tracks.count == 1)
@@ -103,16 +103,16 @@ struct RecordingModeTests {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let session = CountingSession()
-        let turntable = try Turntable(vinylNamed: "Suite/new", in: folder, recording: Recording(mode: .once, session: session, environment: [:]))
-        #expect(turntable.cassette.isNew)
-        #expect(!turntable.cassette.isWriteProtected)
+        let turntable = try Turntable(vinylNamed: "Suite/new", from: .folder(folder), recording: Recording(mode: .once, session: session, environment: [:]))
+        #expect(turntable.playback.isNew)
+        #expect(!turntable.playback.isWriteProtected)
         let (first, _) = try await turntable.data(from: Self.url(base, "/uuid"))
         // Within the session, the new track answers the same request again.
         let (again, _) = try await turntable.data(from: Self.url(base, "/uuid"))
         #expect(first == again)
         #expect(session.requestCount == 1)
-        #expect(turntable.cassette.recordedCount == 1)
-        #expect(turntable.cassette.playedCount == 1)
+        #expect(turntable.playback.recordedCount == 1)
+        #expect(turntable.playback.requestsAnswered == 1)
         try turntable.eject()
         // Intermediate folders are created.
         let vinyl = try Vinyl(contentsOf: folder.appendingPathComponent("Suite/new.json"))
@@ -128,9 +128,9 @@ struct RecordingModeTests {
         let existing = try await Self.existingVinyl(in: folder, base: base)
         let session = CountingSession()
         do {
-            let turntable = try Turntable(vinylNamed: "existing", in: folder, recording: Recording(mode: .once, session: session, environment: [:]))
-            #expect(!turntable.cassette.isNew)
-            #expect(turntable.cassette.isWriteProtected)
+            let turntable = try Turntable(vinylNamed: "existing", from: .folder(folder), recording: Recording(mode: .once, session: session, environment: [:]))
+            #expect(!turntable.playback.isNew)
+            #expect(turntable.playback.isWriteProtected)
             _ = try await turntable.data(from: Self.url(base, "/get"))
             let error = await #expect(throws: TurntableError.self) { try await turntable.data(from: Self.url(base, "/uuid")) }
             #expect(error?.missReport?.note?.contains("write-protected") == true)
@@ -152,7 +152,7 @@ struct RecordingModeTests {
         let original = try Vinyl(contentsOf: existing.file)
         let session = CountingSession()
         do {
-            let turntable = try Turntable(vinylNamed: "existing", in: folder, recording: Recording(mode: .newEpisodes, session: session, environment: [:]))
+            let turntable = try Turntable(vinylNamed: "existing", from: .folder(folder), recording: Recording(mode: .newEpisodes, session: session, environment: [:]))
             _ = try await turntable.data(from: Self.url(base, "/get"))
             #expect(session.requestCount == 0)
             let (recorded, _) = try await turntable.data(from: Self.url(base, "/uuid"))
@@ -160,7 +160,9 @@ struct RecordingModeTests {
             let (replayed, _) = try await turntable.data(from: Self.url(base, "/uuid"))
             #expect(replayed == recorded)
             #expect(session.requestCount == 1)
-            #expect(turntable.cassette == CassetteState(mode: .newEpisodes, isNew: false, isWriteProtected: false, playedCount: 2, recordedCount: 1, file: existing.file))
+            let playback = turntable.playback
+            #expect(playback.mode == .newEpisodes && !playback.isNew && !playback.isWriteProtected)
+            #expect(playback.requestsAnswered == 2 && playback.recordedCount == 1 && playback.file == existing.file)
             #expect(turntable.playback.misses == 0)
         }
         // Released without eject: written anyway, old track first and unchanged.
@@ -180,7 +182,7 @@ struct RecordingModeTests {
         let existing = try await Self.existingVinyl(in: folder, base: base)
         let session = CountingSession()
         do {
-            let turntable = try Turntable(vinylNamed: "existing", in: folder, recording: Recording(mode: .all, session: session, environment: [:]))
+            let turntable = try Turntable(vinylNamed: "existing", from: .folder(folder), recording: Recording(mode: .all, session: session, environment: [:]))
             // Even what is recorded goes to the server again.
             _ = try await turntable.data(from: Self.url(base, "/anything/one"))
             _ = try await turntable.data(from: Self.url(base, "/anything/one"))
@@ -200,20 +202,20 @@ struct RecordingModeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let session = CountingSession()
         do {
-            let turntable = try Turntable(vinylNamed: "filtered", in: folder,
-                                          recording: Recording(mode: .newEpisodes, session: session, hosts: .only(["api.example.com"]), environment: [:]))
+            let turntable = try Turntable(vinylNamed: "filtered", from: .folder(folder),
+                                          recording: Recording(mode: .newEpisodes, session: session, hosts: ["api.example.com"], environment: [:]))
             var request = URLRequest(url: Self.url(base, "/headers"))
             request.setValue("Bearer pass-through-token", forHTTPHeaderField: "Authorization")
             let (data, response) = try await turntable.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             // Sent as is: the server saw the header the default redaction would have removed.
             #expect(String(decoding: data, as: UTF8.self).contains("pass-through-token"))
-            #expect(turntable.cassette.recordedCount == 0)
+            #expect(turntable.playback.recordedCount == 0)
             #expect(turntable.vinyl.tracks.isEmpty)
         }
         #expect(session.requestCount == 1)
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("filtered.json").path))
-        #expect(HostFilter.only(["example.com"]).allows(URL(string: "https://API.example.com/x")!))
-        #expect(!HostFilter.only(["example.com"]).allows(URL(string: "https://notexample.com/x")!))
+        #expect(Recording(hosts: ["example.com"]).records(URL(string: "https://API.example.com/x")!))
+        #expect(!Recording(hosts: ["example.com"]).records(URL(string: "https://notexample.com/x")!))
     }
 }

@@ -16,7 +16,7 @@ struct RecordingPersistenceTests {
         defer { Unwritable.undo(folder); try? FileManager.default.removeItem(at: folder) }
         let existing = try await RecordingModeTests.existingVinyl(in: folder, base: base)
 
-        let turntable = try Turntable(vinylNamed: "existing", in: folder, recording: Recording(mode: .newEpisodes, environment: [:]))
+        let turntable = try Turntable(vinylNamed: "existing", from: .folder(folder), recording: Recording(mode: .newEpisodes, environment: [:]))
         _ = try await turntable.data(from: URL(string: base.absoluteString + "/uuid")!)
         try #require(Unwritable.make(folder))
         let error = #expect(throws: VinylError.self) { try turntable.eject() }
@@ -40,10 +40,10 @@ struct RecordingPersistenceTests {
         let existing = try await RecordingModeTests.existingVinyl(in: folder, base: base)
         let offline = OfflineSession()
         do {
-            let turntable = try Turntable(vinylNamed: "existing", in: folder, recording: Recording(mode: .newEpisodes, session: offline, environment: [:]))
+            let turntable = try Turntable(vinylNamed: "existing", from: .folder(folder), recording: Recording(mode: .newEpisodes, session: offline, environment: [:]))
             let error = await #expect(throws: URLError.self) { try await turntable.data(from: URL(string: base.absoluteString + "/uuid")!) }
             #expect(error?.code == .notConnectedToInternet)
-            #expect(turntable.cassette.recordedCount == 0)
+            #expect(turntable.playback.recordedCount == 0)
             try turntable.eject()
         }
         #expect(offline.requestCount == 1)
@@ -56,7 +56,7 @@ struct RecordingPersistenceTests {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("twice.json")
-        let turntable = try Turntable(vinylNamed: "twice", in: folder, recording: Recording(mode: .newEpisodes, environment: [:]))
+        let turntable = try Turntable(vinylNamed: "twice", from: .folder(folder), recording: Recording(mode: .newEpisodes, environment: [:]))
         try turntable.eject()
         #expect(!FileManager.default.fileExists(atPath: file.path), "nothing recorded, nothing written")
         _ = try await turntable.data(from: URL(string: base.absoluteString + "/get")!)
@@ -75,7 +75,7 @@ struct RecordingPersistenceTests {
     @Test func replayOnlyTurntableEjectsNothing() throws {
         let turntable = Turntable(vinyl: Vinyl(name: "plain", tracks: [Track("GET https://example.com/a", .text("a"))]))
         try turntable.eject()
-        #expect(turntable.cassette.isWriteProtected)
-        #expect(turntable.cassette.recordedCount == 0)
+        #expect(turntable.playback.isWriteProtected)
+        #expect(turntable.playback.recordedCount == 0)
     }
 }

@@ -43,18 +43,18 @@ struct RecordingRoundTripTests {
 
         var live: [(data: Data, response: HTTPURLResponse)] = []
         do {
-            let recorder = try Turntable(vinylNamed: "roundtrip", in: folder, matching: Self.byBody, recording: Recording(mode: .newEpisodes, environment: RecordingFixtures.localEnvironment))
+            let recorder = try Turntable(vinylNamed: "roundtrip", from: .folder(folder), matching: Self.byBody, recording: Recording(mode: .newEpisodes, environment: RecordingFixtures.localEnvironment))
             for exchange in exchanges {
                 let (data, response) = try await recorder.data(for: exchange.request)
                 live.append((data, try #require(response as? HTTPURLResponse, "\(exchange.name)")))
             }
-            #expect(recorder.cassette.recordedCount == exchanges.count)
+            #expect(recorder.playback.recordedCount == exchanges.count)
             try recorder.eject()
         }
 
         // The server is not used again: a session that counts calls proves it.
         let offline = OfflineSession()
-        let player = try Turntable(vinylNamed: "roundtrip", in: folder, matching: Self.byBody, recording: Recording(mode: .none, session: offline, environment: RecordingFixtures.localEnvironment))
+        let player = try Turntable(vinylNamed: "roundtrip", from: .folder(folder), matching: Self.byBody, recording: Recording(mode: .never, session: offline, environment: RecordingFixtures.localEnvironment))
         for (exchange, seen) in zip(exchanges, live) {
             let (data, response) = try await player.data(for: exchange.request)
             let replayed = try #require(response as? HTTPURLResponse)
@@ -64,7 +64,7 @@ struct RecordingRoundTripTests {
             #expect(replayed.url == seen.response.url, "\(exchange.name): final URL differs")
         }
         #expect(offline.requestCount == 0)
-        #expect(player.cassette.playedCount == exchanges.count)
+        #expect(player.playback.requestsAnswered == exchanges.count)
     }
 
     @Test(.enabled(if: HTTPBin.isAvailable))
@@ -74,7 +74,7 @@ struct RecordingRoundTripTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let before = Date()
         do {
-            let turntable = try Turntable(vinylNamed: "kinds", in: folder, recording: Recording(environment: RecordingFixtures.localEnvironment))
+            let turntable = try Turntable(vinylNamed: "kinds", from: .folder(folder), recording: Recording(environment: RecordingFixtures.localEnvironment))
             _ = try await turntable.data(from: URL(string: base.absoluteString + "/image/png")!)
             _ = try await turntable.data(from: URL(string: base.absoluteString + "/redirect/1")!)
             _ = try await turntable.data(from: URL(string: base.absoluteString + "/gzip")!)

@@ -18,12 +18,12 @@ import FoundationNetworking
 
     private func turntable(_ stub: Stub) -> Turntable {
         let turntable = Turntable(vinyl: Vinyl(name: "empty"))
-        turntable.stub(stub)
+        turntable.stubs.add(stub)
         return turntable
     }
 
     @Test func statusHeadersAndContentType() async throws {
-        let tt = turntable(Stub().responding(with: .text("created", status: 201).header("Location", "/items/9").contentType("text/x-note")))
+        let tt = turntable(Stub().responding(with: .text("created", status: 201, contentType: "text/x-note").header("Location", "/items/9")))
         let (data, response) = try await get(tt, "https://x.test/items")
         #expect(response.statusCode == 201)
         #expect(response.value(forHTTPHeaderField: "location") == "/items/9")
@@ -41,20 +41,31 @@ import FoundationNetworking
     struct User: Codable, Equatable { var id: Int; var name: String }
 
     @Test func encodableBodyIsJSONWithContentType() async throws {
-        let (data, response) = try await get(turntable(Stub().responding(with: try .json(User(id: 7, name: "Ada")))), "https://x.test/users/7")
+        let (data, response) = try await get(turntable(Stub().responding(with: try .json(encoding: User(id: 7, name: "Ada")))), "https://x.test/users/7")
         #expect(try JSONDecoder().decode(User.self, from: data) == User(id: 7, name: "Ada"))
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
     }
 
-    @Test func dictionaryBodyIsJSON() async throws {
-        let (data, response) = try await get(turntable(Stub().responding(with: try .json(object: ["ok": true, "items": [1, 2]]))), "https://x.test/")
-        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-        #expect(object["ok"] as? Bool == true)
-        #expect(object["items"] as? [Int] == [1, 2])
+    @Test func jsonTextIsServedByteForByte() async throws {
+        // The trap of 0.x: `.json` of a String encoded it as a JSON string ("{\"id\":42}").
+        let (data, response) = try await get(turntable(Stub().responding(with: .json(#"{"id":42}"#))), "https://x.test/")
+        #expect(data == Data(#"{"id":42}"#.utf8))
         #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
-        // Values JSON cannot hold are refused with an error, not a trap.
-        #expect(throws: StubError.self) { try StubResponse.json(object: ["date": Date()]) }
-        #expect(throws: StubError.self) { try StubResponse.json(object: "bare string") }
+        // A track and a stub built from the same factory carry the same response.
+        let track = Track("GET https://x.test/", .json(#"{"id":42}"#, status: 201, headers: ["X-A": "1"]))
+        let stubbed = try await get(turntable(Stub().responding(with: .json(#"{"id":42}"#, status: 201, headers: ["X-A": "1"]))), "https://x.test/")
+        let replayed = try await get(Turntable(vinyl: Vinyl(name: "t", tracks: [track])), "https://x.test/")
+        #expect(stubbed.0 == replayed.0 && stubbed.1.statusCode == replayed.1.statusCode)
+        #expect(stubbed.1.value(forHTTPHeaderField: "X-A") == "1" && replayed.1.value(forHTTPHeaderField: "X-A") == "1")
+    }
+
+    @Test func dataDefaultsToOctetStreamForTracksAndStubs() async throws {
+        let bytes = Data([0, 1, 2])
+        let stubbed = try await get(turntable(Stub().responding(with: .data(bytes))), "https://x.test/")
+        let replayed = try await get(Turntable(vinyl: Vinyl(name: "t", tracks: [Track("GET https://x.test/", .data(bytes))])), "https://x.test/")
+        #expect(stubbed.1.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
+        #expect(replayed.1.value(forHTTPHeaderField: "Content-Type") == "application/octet-stream")
+        #expect(stubbed.0 == bytes && replayed.0 == bytes)
     }
 
     @Test func fileBodyIsReadWithContentTypeFromExtension() async throws {
@@ -81,7 +92,7 @@ import FoundationNetworking
         } catch let error as URLError {
             #expect(error.code == .notConnectedToInternet)
         }
-        let custom = turntable(Stub().responding(with: .error(NSError(domain: "Billing", code: 402))))
+        let custom = turntable(Stub().responding(with: .dynamic { _ in throw NSError(domain: "Billing", code: 402) }))
         do {
             _ = try await get(custom, "https://x.test/")
             Issue.record("expected an error")
@@ -107,7 +118,7 @@ import FoundationNetworking
             .responding(to: "POST", with: .dynamic { request in
                 struct Body: Decodable { var name: String }
                 let body = try request.decodeJSON(Body.self)
-                return try .json(User(id: Int(request.variables["id"] ?? "") ?? -1, name: body.name), status: 201)
+                return try .json(encoding: User(id: Int(request.variables["id"] ?? "") ?? -1, name: body.name), status: 201)
             })
         let (data, response) = try await get(turntable(stub), "https://x.test/users/12", method: "POST", body: Data(#"{"name":"Grace"}"#.utf8))
         #expect(response.statusCode == 201)
@@ -134,7 +145,7 @@ import FoundationNetworking
 
     @Test func placeholdersAreFilledFromVariablesThenValues() async throws {
         let tt = turntable(try Stub().matching(.path("/greet/{name}")).responding(with: .text("Hello {{ name }}, welcome to {{site}}; {{ unknown }} stays")))
-        tt.stubPlaceholders = ["site": "Gramophone", "name": "overridden by the path"]
+        tt.stubs.placeholders = ["site": "Gramophone", "name": "overridden by the path"]
         let (data, _) = try await get(tt, "https://x.test/greet/Ada")
         #expect(String(decoding: data, as: UTF8.self) == "Hello Ada, welcome to Gramophone; {{ unknown }} stays")
     }

@@ -24,11 +24,11 @@ struct StubberTests {
     init() {
         // Before anything in this suite touches URLSession.shared (see LINUX-NOTES).
         stubber.enable()
-        stubber.removeAll()
+        stubber.reset()
     }
 
     private func cleanUp() {
-        stubber.removeAll()
+        stubber.reset()
         stubber.disable()
     }
 
@@ -37,7 +37,7 @@ struct StubberTests {
     @Test func sharedSessionIsAnsweredFromStubs() async throws {
         defer { cleanUp() }
         try #require(stubber.interceptsSharedSession, "URLSession.shared was used before HTTPStubber.enable(); it cannot be intercepted on Linux")
-        stubber.add(try Stub().matching(.host("api.stubbed.test")).matching(.path("/users/{id}"))
+        stubber.stubs.add(try Stub().matching(.host("api.stubbed.test")).matching(.path("/users/{id}"))
             .responding(with: .text("user {{id}}", status: 203).header("X-Stub", "yes")))
         let (data, response) = try await URLSession.shared.data(from: try url("https://api.stubbed.test/users/5"))
         let http = try #require(response as? HTTPURLResponse)
@@ -50,7 +50,7 @@ struct StubberTests {
         defer { cleanUp() }
         try #require(stubber.interceptsSharedSession)
         struct Login: Codable { var user: String }
-        stubber.add(try Stub().matching(.json(Login(user: "mark"))).responding(to: "POST", with: .echo(status: 201)))
+        stubber.stubs.add(try Stub().matching(.json(encoding: Login(user: "mark"))).responding(to: "POST", with: .echo(status: 201)))
         var request = URLRequest(url: try url("https://api.stubbed.test/login"))
         request.httpMethod = "POST"
         request.httpBody = Data(#"{ "user" : "mark" }"#.utf8)
@@ -63,7 +63,7 @@ struct StubberTests {
 
     @Test func sessionsFromItsConfigurationAreIntercepted() async throws {
         defer { cleanUp() }
-        stubber.add(Stub().responding(with: .text("configured")))
+        stubber.stubs.add(Stub().responding(with: .text("configured")))
         let session = stubber.session(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
         let (data, _) = try await session.data(from: try url("https://anything.stubbed.test/"))
@@ -76,7 +76,7 @@ struct StubberTests {
 
     @Test func stubErrorsReachTheClient() async throws {
         defer { cleanUp() }
-        stubber.add(Stub().responding(with: .error(.timedOut)))
+        stubber.stubs.add(Stub().responding(with: .error(.timedOut)))
         let session = stubber.session()
         defer { session.finishTasksAndInvalidate() }
         do {
@@ -90,8 +90,8 @@ struct StubberTests {
     @Test func optOutFailsUnmatchedRequestsListingEveryStub() async throws {
         defer { cleanUp() }
         stubber.unhandledMode = .optOut
-        stubber.add(Stub("users").matching(try .path("/users/{id}")).responding(with: .status(200)))
-        stubber.add(Stub("admin only").matching(.host("admin.stubbed.test")).responding(with: .status(200)))
+        stubber.stubs.add(Stub("users").matching(try .path("/users/{id}")).responding(with: .status(200)))
+        stubber.stubs.add(Stub("admin only").matching(.host("admin.stubbed.test")).responding(with: .status(200)))
         let session = stubber.session()
         defer { session.finishTasksAndInvalidate() }
         do {
@@ -110,7 +110,7 @@ struct StubberTests {
         defer { cleanUp() }
         let base = try HTTPBin.baseURL()
         stubber.unhandledMode = .optIn
-        stubber.add(Stub().matching(.host("api.stubbed.test")).responding(with: .text("stub")))
+        stubber.stubs.add(Stub().matching(.host("api.stubbed.test")).responding(with: .text("stub")))
         let session = stubber.session()
         defer { session.finishTasksAndInvalidate() }
         let (data, response) = try await session.data(from: base.appendingPathComponent("status/418"))
@@ -122,8 +122,8 @@ struct StubberTests {
         defer { cleanUp() }
         let base = try HTTPBin.baseURL()
         stubber.unhandledMode = .optOut
-        stubber.add(Stub().responding(with: .text("stubbed everything")))
-        stubber.ignore(.url(base, options: [.ignorePath, .ignoreQuery]))
+        stubber.stubs.add(Stub().responding(with: .text("stubbed everything")))
+        stubber.ignore(.host(base.host ?? ""))
         let session = stubber.session()
         defer { session.finishTasksAndInvalidate() }
         let (data, _) = try await session.data(from: base.appendingPathComponent("get"))
@@ -137,7 +137,7 @@ struct StubberTests {
         defer { cleanUp() }
         try #require(stubber.interceptsSharedSession)
         let target = try HTTPBin.baseURL().appendingPathComponent("uuid")
-        stubber.add(Stub().matching(.url(target)).responding(with: .text("stubbed uuid")))
+        stubber.stubs.add(Stub().matching(.url(target)).responding(with: .text("stubbed uuid")))
         let (stubbed, _) = try await URLSession.shared.data(from: target)
         #expect(String(decoding: stubbed, as: UTF8.self) == "stubbed uuid")
 
@@ -159,7 +159,7 @@ struct StubberTests {
     @Test(.enabled(if: HTTPBin.isAvailable)) func plainDefaultSessionsAreNotInterceptedOnLinux() async throws {
         defer { cleanUp() }
         let target = try HTTPBin.baseURL().appendingPathComponent("uuid")
-        stubber.add(Stub().responding(with: .text("stubbed")))
+        stubber.stubs.add(Stub().responding(with: .text("stubbed")))
         let session = URLSession(configuration: .default)
         defer { session.finishTasksAndInvalidate() }
         let (data, _) = try await session.data(from: target)
@@ -169,7 +169,7 @@ struct StubberTests {
 
     @Test func networkDownOverridesEveryStub() async throws {
         defer { cleanUp() }
-        stubber.add(Stub().responding(with: .text("fine")))
+        stubber.stubs.add(Stub().responding(with: .text("fine")))
         stubber.networkCondition = .down
         let session = stubber.session()
         defer { session.finishTasksAndInvalidate() }
@@ -181,10 +181,60 @@ struct StubberTests {
         }
     }
 
-    @Test func throughputSpreadsA64KiBBodyOverAboutASecondInChunks() async throws {
+    @Test func bodiesSentAsStreamsAreMatched() async throws {
+        defer { cleanUp() }
+        // Apple moves httpBody into httpBodyStream before a URLProtocol is asked; a stream body
+        // must still reach body matchers (0.x claimed by httpBody alone and let it through).
+        stubber.stubs.add(try Stub().matching(.json(#"{"user":"ada"}"#)).responding(with: .text("matched the stream")))
+        var request = URLRequest(url: try url("https://api.stubbed.test/login"))
+        request.httpMethod = "POST"
+        request.httpBodyStream = InputStream(data: Data(#"{ "user": "ada" }"#.utf8))
+        let session = stubber.session()
+        defer { session.finishTasksAndInvalidate() }
+        let (data, _) = try await session.data(for: request)
+        #expect(String(decoding: data, as: UTF8.self) == "matched the stream")
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable, "needs the local httpbin (scripts/test starts it)"))
+    func streamBodiesNoStubAnswersReachTheNetworkWhole() async throws {
+        defer { cleanUp() }
+        let base = try HTTPBin.baseURL()
+        stubber.stubs.add(try Stub().matching(.json(#"{"user":"ada"}"#)).responding(with: .text("stubbed")))
+        var request = URLRequest(url: base.appendingPathComponent("anything"))
+        request.httpMethod = "POST"
+        request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+        request.httpBodyStream = InputStream(data: Data("not the stubbed body".utf8))
+        let session = stubber.session()
+        defer { session.finishTasksAndInvalidate() }
+        // Claimed while the body was unknown, then sent on by the stubber itself, body and all.
+        let (data, response) = try await session.data(for: request)
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        #expect(String(decoding: data, as: UTF8.self).contains("not the stubbed body"))
+    }
+
+    @Test func throttledBodiesArriveWholeThroughHandlersAndAsync() async throws {
+        defer { cleanUp() }
+        // 0.x lost all but the last chunk here on Linux (3,584 of 16,384 bytes).
+        let body = Data((0..<(16 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        stubber.stubs.add(Stub().responding(with: .data(body).delivered(.throughput(.wifi))))
+        let session = stubber.session()
+        defer { session.finishTasksAndInvalidate() }
+        let (asyncBody, _) = try await session.data(from: try url("https://big.stubbed.test/async"))
+        #expect(asyncBody == body)
+        let (sharedBody, _) = try await URLSession.shared.data(from: try url("https://big.stubbed.test/shared"))
+        #expect(sharedBody == body)
+        let handlerBody: Data? = await withCheckedContinuation { continuation in
+            session.dataTask(with: URLRequest(url: URL(string: "https://big.stubbed.test/handler")!)) { data, _, _ in
+                continuation.resume(returning: data)
+            }.resume()
+        }
+        #expect(handlerBody == body)
+    }
+
+    @Test func throughputTakesTheTimeOfA64KiBBody() async throws {
         defer { cleanUp() }
         let body = Data((0..<(64 * 1024)).map { UInt8(truncatingIfNeeded: $0) })
-        stubber.add(Stub().responding(with: .data(body).delivered(.throughput(.dsl))))
+        stubber.stubs.add(Stub().responding(with: .data(body).delivered(.throughput(.dsl))))
         let recorder = ChunkRecorder()
         let session = stubber.session(delegate: recorder)
         defer { session.finishTasksAndInvalidate() }
@@ -195,9 +245,16 @@ struct StubberTests {
         #expect(error == nil)
         let chunks = recorder.chunks
         #expect(chunks.reduce(Data(), +) == body)
-        // 65 536 bytes at 64 000 bytes/s: at least ~1 s, delivered piece by piece.
+        // 65 536 bytes at 64 000 bytes/s: at least ~1 s.
         #expect(elapsed >= .milliseconds(950))
+        #if canImport(FoundationNetworking)
+        // Linux Foundation keeps only the last `didLoad` of a URLProtocol for completion-handler
+        // and async tasks, and a URLProtocol cannot tell which kind it serves: the body arrives
+        // whole once its time has passed, so no path loses a byte (docs/PLATFORMS.md).
+        #expect(chunks.count == 1)
+        #else
         #expect(chunks.count >= 5)
+        #endif
     }
 }
 

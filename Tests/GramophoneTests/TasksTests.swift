@@ -29,7 +29,7 @@ enum SessionVinyl {
     static let matching = MatchingStrategy.attributes([.method, .url, .body])
 
     static func turntable(delegate: (any URLSessionDelegate)? = nil, queue: OperationQueue? = nil) -> Turntable {
-        Turntable(vinyl: vinyl, matching: matching, delegate: delegate, delegateQueue: queue)
+        Turntable(vinyl: vinyl, matching: matching).delegating(to: delegate, queue: queue)
     }
 }
 
@@ -184,10 +184,71 @@ struct TasksTests {
         let turntable = SessionVinyl.turntable()
         let called = Locked(false)
         let task = turntable.dataTask(with: SessionVinyl.users) { _, _, _ in called.withLock { $0 = true } }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        // Another request through the same Turntable and a pass through its delegate queue:
+        // whatever the unresumed task would have done by now has had its turn.
+        _ = try await turntable.data(from: SessionVinyl.users)
+        await TaskCore.perform(on: turntable.delegateQueue) {}
         #expect(task.state == .suspended)
-        #expect(turntable.playback.requestsAnswered == 0)
+        #expect(turntable.playback.requestsAnswered == 1)
         #expect(!called.withLock { $0 })
+    }
+
+    @Test("every property a caller may set reads back on every task class (Apple's are abstract)")
+    func settableProperties() throws {
+        let turntable = SessionVinyl.turntable()
+        let tasks: [URLSessionTask] = [
+            turntable.dataTask(with: SessionVinyl.users),
+            turntable.uploadTask(with: URLRequest(url: SessionVinyl.upload), from: Data()),
+            turntable.downloadTask(with: SessionVinyl.users),
+        ]
+        final class TaskDelegate: NSObject, URLSessionTaskDelegate {}
+        let delegate = TaskDelegate()
+        for task in tasks {
+            #expect(task.taskDescription == nil && task.delegate == nil)
+            #expect(task.countOfBytesClientExpectsToSend == -1 && task.countOfBytesClientExpectsToReceive == -1)
+            task.taskDescription = "avatar upload"
+            task.priority = URLSessionTask.highPriority
+            task.countOfBytesClientExpectsToSend = 80
+            task.countOfBytesClientExpectsToReceive = 1_024
+            task.delegate = delegate
+            #expect(task.taskDescription == "avatar upload")
+            #expect(task.priority == URLSessionTask.highPriority)
+            #expect(task.countOfBytesClientExpectsToSend == 80 && task.countOfBytesClientExpectsToReceive == 1_024)
+            #expect(task.delegate === delegate)
+            #if !canImport(FoundationNetworking)
+            // Deprecated on Linux, where background sessions do not exist.
+            #expect(task.earliestBeginDate == nil)
+            let date = Date(timeIntervalSince1970: 1_800_000_000)
+            task.earliestBeginDate = date
+            #expect(task.earliestBeginDate == date)
+            task.prefersIncrementalDelivery = false
+            #expect(!task.prefersIncrementalDelivery)
+            #endif
+            // Read-only ones answer too.
+            _ = (task.originalRequest, task.currentRequest, task.response, task.error, task.progress, task.countOfBytesSent)
+        }
+    }
+
+    @Test("cancel(byProducingResumeData:) hands nil to its handler and cancels the download")
+    func cancelProducingResumeData() async throws {
+        let turntable = SessionVinyl.turntable()
+        let (resumeData, seen): (Data?, Seen) = await withCheckedContinuation { continuation in
+            let finished = Locked<(resume: Data??, seen: Seen?)>((nil, nil))
+            // Both handlers run on the delegate queue; the second to arrive resumes.
+            let arrive: @Sendable ((inout (resume: Data??, seen: Seen?)) -> Void) -> Void = { change in
+                finished.withLock { state in
+                    change(&state)
+                    if let resume = state.resume, let seen = state.seen { continuation.resume(returning: (resume, seen)) }
+                }
+            }
+            let task = turntable.downloadTask(with: SessionVinyl.users) { file, response, error in
+                arrive { $0.seen = Seen(file.flatMap { try? Data(contentsOf: $0) }, response, error) }
+            }
+            task.resume()
+            task.cancel(byProducingResumeData: { data in arrive { $0.resume = .some(data) } })
+        }
+        #expect(resumeData == nil)
+        #expect(seen.errorCode == URLError.cancelled.rawValue || seen.status == 200)
     }
 
     @Test("cancel() completes with URLError(.cancelled), before resume and while running")
@@ -206,19 +267,16 @@ struct TasksTests {
         // A track that takes a second to answer is still running when cancelled.
         let slow = Turntable(vinyl: Vinyl(name: "slow", tracks: [Track(request: "GET https://api.example.com/slow", response: Track.Response(body: Data("late".utf8)), duration: 1)]))
         slow.timing = .recordedDuration()
-        let task = slow.dataTask(with: URL(string: "https://api.example.com/slow")!)
+        let running = slow.dataTask(with: URLRequest(url: URL(string: "https://api.example.com/slow")!)) { _, _, _ in }
         let midway = await withCheckedContinuation { continuation in
             let task = slow.dataTask(with: URLRequest(url: URL(string: "https://api.example.com/slow")!)) { data, response, error in continuation.resume(returning: Seen(data, response, error)) }
             task.resume()
-            Task {
-                try await Task.sleep(nanoseconds: 100_000_000)
-                #expect(task.state == .running)
-                task.cancel()
-            }
+            #expect(task.state == .running)
+            task.cancel()
         }
         #expect(midway.errorCode == URLError.cancelled.rawValue)
         #expect(midway.body == nil)
-        #expect(task.state == .suspended)
+        #expect(running.state == .suspended)
     }
 
     @Test("every task gets its own taskIdentifier")

@@ -22,7 +22,7 @@ struct TurntableConcurrencyTests {
     @Test("1,000 concurrent requests from many tasks, in every API style, through one Turntable")
     func thousandRequests() async throws {
         let recorder = DelegateRecorder()
-        let turntable = Turntable(vinyl: Self.vinyl, matching: .attributes([.method, .url, .body]), delegate: recorder, delegateQueue: recorder.queue)
+        let turntable = Turntable(vinyl: Self.vinyl, matching: .attributes([.method, .url, .body])).delegating(to: recorder, queue: recorder.queue)
         let wrong = Locked<[String]>([])
 
         await withTaskGroup(of: Void.self) { group in

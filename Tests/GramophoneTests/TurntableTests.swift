@@ -89,7 +89,7 @@ struct UsersClient {
         _ = try await turntable.data(from: URL(string: "https://api.example.com/users/42")!)
         let playback = turntable.playback
         #expect(playback.playCounts == [2, 0, 0])
-        #expect(playback.playedCount == 1)
+        #expect(playback.playedTrackCount == 1)
         #expect(playback.unplayedTracks == [1, 2])
         #expect(!playback.allPlayed)
         #expect(playback.requestsAnswered == 2)
@@ -108,10 +108,10 @@ struct UsersClient {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try vinyl.write(to: folder.appendingPathComponent("Nested/users.json"))
-        let byName = try Turntable(vinylNamed: "Nested/users", in: folder)
+        let byName = try Turntable(vinylNamed: "Nested/users", from: .folder(folder))
         #expect(try await UsersClient(session: byName).user(42).name == "Ada")
 
-        let fromBundle = try Turntable(vinylNamed: "Fixtures/vinyl/vinyl_single", bundle: .module)
+        let fromBundle = try Turntable(vinylNamed: "Fixtures/vinyl/vinyl_single", from: .bundle(.module))
         let (data, _) = try await fromBundle.data(from: URL(string: "http://api.test.com")!)
         #expect(String(decoding: data, as: UTF8.self) == "hello")
     }

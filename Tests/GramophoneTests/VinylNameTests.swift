@@ -74,9 +74,9 @@ struct VinylNameTests {
         let vinyl = Vinyl(name: "intruder", tracks: [Track("https://evil.example/", .text("overwritten"))])
         for name in Self.hostileNames {
             // Reading: the canary is a valid vinyl, so a name that reached it would load it.
-            #expect(throws: VinylError.self, "reading \(name.debugDescription)") { _ = try Turntable(vinylNamed: name, in: sandbox.vinyls) }
+            #expect(throws: VinylError.self, "reading \(name.debugDescription)") { _ = try Turntable(vinylNamed: name, from: .folder(sandbox.vinyls)) }
             let turntable = Turntable(vinyl: Vinyl(name: "empty"))
-            #expect(throws: VinylError.self, "loading \(name.debugDescription)") { try turntable.load(vinylNamed: name, in: sandbox.vinyls) }
+            #expect(throws: VinylError.self, "loading \(name.debugDescription)") { try turntable.load(vinylNamed: name, from: .folder(sandbox.vinyls)) }
             // Writing: the path a recorder would write to is refused before the write.
             #expect(throws: VinylError.self, "writing \(name.debugDescription)") {
                 try vinyl.write(to: VinylLocation.file(for: name, in: sandbox.vinyls))
@@ -90,7 +90,7 @@ struct VinylNameTests {
         defer { sandbox.remove() }
         try FileManager.default.createSymbolicLink(at: sandbox.vinyls.appendingPathComponent("escape"), withDestinationURL: sandbox.root)
         let before = try sandbox.snapshot()
-        let error = try #require(throws: VinylError.self) { _ = try Turntable(vinylNamed: "escape/secret", in: sandbox.vinyls) }
+        let error = try #require(throws: VinylError.self) { _ = try Turntable(vinylNamed: "escape/secret", from: .folder(sandbox.vinyls)) }
         #expect(error.kind == .invalidName)
         #expect(error.problem.contains("symbolic link"))
         #expect(throws: VinylError.self) {
@@ -106,7 +106,7 @@ struct VinylNameTests {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         try FileManager.default.createSymbolicLink(at: sandbox.vinyls.appendingPathComponent("link.json"), withDestinationURL: sandbox.canary)
-        let error = try #require(throws: VinylError.self) { _ = try Turntable(vinylNamed: "link", in: sandbox.vinyls) }
+        let error = try #require(throws: VinylError.self) { _ = try Turntable(vinylNamed: "link", from: .folder(sandbox.vinyls)) }
         #expect(error.kind == .invalidName)
         #expect(try Data(contentsOf: sandbox.canary) == sandbox.canaryBytes)
     }
@@ -130,7 +130,7 @@ struct VinylNameTests {
         try FileManager.default.createSymbolicLink(at: linked, withDestinationURL: sandbox.vinyls)
         let file = try VinylLocation.file(for: "Suite/ok", in: linked)
         try Vinyl(name: "ok", tracks: [Track("https://a.example/", .status(204))]).write(to: file)
-        #expect(try Turntable(vinylNamed: "Suite/ok", in: linked).vinyl.tracks.count == 1)
+        #expect(try Turntable(vinylNamed: "Suite/ok", from: .folder(linked)).vinyl.tracks.count == 1)
         #expect(FileManager.default.fileExists(atPath: sandbox.vinyls.appendingPathComponent("Suite/ok.json").path))
     }
 }

@@ -14,7 +14,7 @@ func vinyl(_ version: String, tracks: Int) -> Vinyl {
     let body = Data(String(repeating: "\(version)\(version) ", count: 340).utf8)
     return Vinyl(name: "killed", tracks: (0..<tracks).compactMap { index in
         URL(string: "https://api.example.com/\(version)/items/\(index)").map { url in
-            Track(request: Track.Request(url: url), response: Track.Response(status: 200, headers: ["Content-Type": "text/plain"], body: body))
+            Track(request: Track.Request(url: url), outcome: .text(String(decoding: body, as: UTF8.self)))
         }
     })
 }

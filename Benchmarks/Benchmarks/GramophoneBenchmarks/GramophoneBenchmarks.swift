@@ -155,15 +155,15 @@ let benchmarks: @Sendable () -> Void = {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         benchmark.startMeasurement()
-        let turntable = try Turntable(vinylNamed: "recorded", in: folder,
+        let turntable = try Turntable(vinylNamed: "recorded", from: .folder(folder),
                                       recording: Recording(mode: .newEpisodes, session: batchSession, environment: [:]))
         for request in requests {
             blackHole(try await turntable.data(for: request))
         }
         try turntable.eject()
         benchmark.stopMeasurement()
-        if turntable.cassette.recordedCount != requests.count {
-            benchmark.error("recorded \(turntable.cassette.recordedCount) of \(requests.count) requests")
+        if turntable.playback.recordedCount != requests.count {
+            benchmark.error("recorded \(turntable.playback.recordedCount) of \(requests.count) requests")
         }
     }
     Benchmark("7 baseline: plain URLSession, 200 requests",

@@ -84,7 +84,7 @@ case "record":
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gramophone-driver-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let start = now()
-        let turntable = try Turntable(vinylNamed: "recorded", in: folder, recording: Recording(mode: .newEpisodes, session: session, environment: [:]))
+        let turntable = try Turntable(vinylNamed: "recorded", from: .folder(folder), recording: Recording(mode: .newEpisodes, session: session, environment: [:]))
         for request in requests { _ = try await turntable.data(for: request) }
         let ejectStart = now()
         try turntable.eject()

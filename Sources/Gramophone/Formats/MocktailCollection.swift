@@ -13,21 +13,21 @@ import FoundationNetworking
 /// A stub answers when its method pattern matches the whole method and its URL pattern
 /// matches somewhere in the absolute URL. When several match, the longest URL pattern wins
 /// (the most specific one, as in Mocktail); among equally long ones, the first file by name.
-public struct MocktailCollection: Sendable {
+package struct MocktailCollection: Sendable {
     /// The stubs, in file-name order.
-    public var stubs: [MocktailStub]
+    package var stubs: [MocktailStub]
     /// Values for `{{ key }}` placeholders in bodies.
-    public var values: [String: String]
+    package var values: [String: String]
 
     /// A collection of stubs made in code or read elsewhere.
-    public init(stubs: [MocktailStub], values: [String: String] = [:]) {
+    package init(stubs: [MocktailStub], values: [String: String] = [:]) {
         self.stubs = stubs
         self.values = values
     }
 
     /// Reads every `.tail` file in `folder` (not its subfolders).
     /// - Throws: `VinylError` when the folder cannot be read, holds no `.tail` file, or a file is malformed.
-    public init(contentsOf folder: URL, values: [String: String] = [:]) throws {
+    package init(contentsOf folder: URL, values: [String: String] = [:]) throws {
         let names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -59,13 +59,13 @@ public struct MocktailCollection: Sendable {
     }
 
     /// The placeholder value for `key`; set it before the request that needs it.
-    public subscript(key: String) -> String? {
+    package subscript(key: String) -> String? {
         get { values[key] }
         set { values[key] = newValue }
     }
 
     /// The stub that answers `method` and `url`: the matching one with the longest URL pattern.
-    public func stub(method: String, url: URL) -> MocktailStub? {
+    package func stub(method: String, url: URL) -> MocktailStub? {
         var best: MocktailStub?
         for stub in stubs where stub.matches(method: method, url: url) {
             // Strictly longer only: on a tie the earlier file stays.
@@ -76,12 +76,12 @@ public struct MocktailCollection: Sendable {
     }
 
     /// The response for `request`, placeholders filled; nil when no stub matches.
-    public func response(for request: Track.Request) -> Track.Response? {
+    package func response(for request: Track.Request) -> Track.Response? {
         stub(method: request.method, url: request.url)?.response(values: values, for: request.url)
     }
 
     /// The response for `request`, placeholders filled; nil when no stub matches or it has no URL.
-    public func response(for request: URLRequest) -> Track.Response? {
+    package func response(for request: URLRequest) -> Track.Response? {
         guard let url = request.url else { return nil }
         return stub(method: request.httpMethod ?? "GET", url: url)?.response(values: values, for: url)
     }

@@ -7,27 +7,27 @@ import Foundation
 /// up to a blank line, then the body. A `Content-Type` ending in `;base64` marks a base64
 /// body; the suffix is removed from the header the client sees. `{{ key }}` in a text body
 /// is a placeholder filled when the collection answers (see `MocktailCollection.values`).
-public struct MocktailStub: Sendable {
+package struct MocktailStub: Sendable {
     /// The method pattern as written; it must match the whole method, ignoring case.
-    public let methodPattern: String
+    package let methodPattern: String
     /// The URL pattern as written; it may match any part of the absolute URL.
-    public let urlPattern: String
-    public let status: Int
+    package let urlPattern: String
+    package let status: Int
     /// Response headers, with any `;base64` marker taken off `Content-Type`.
-    public let headers: Headers
+    package let headers: Headers
     /// The body as stored: decoded from base64 when marked so, else the text with its placeholders.
-    public let body: Data
+    package let body: Data
     /// Whether the body was stored as base64 (placeholders are not filled in binary bodies).
-    public let isBase64: Bool
+    package let isBase64: Bool
     /// The file it was read from, if any.
-    public let file: String?
+    package let file: String?
 
     private let method: Pattern
     private let url: Pattern
 
     /// Parses the text of a `.tail` file.
     /// - Throws: `VinylError(.malformed)` naming the file, the line and the fix.
-    public init(text: String, file: String? = nil) throws {
+    package init(text: String, file: String? = nil) throws {
         // Tail files written on Windows end lines with CRLF; the body keeps its own bytes.
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: Self.endsLine)
         func line(_ index: Int) -> String {
@@ -98,12 +98,12 @@ public struct MocktailStub: Sendable {
     }
 
     /// Whether this stub answers `method` and `url`.
-    public func matches(method: String, url: URL) -> Bool {
+    package func matches(method: String, url: URL) -> Bool {
         self.method.matches(method) && self.url.matches(url.absoluteString)
     }
 
     /// The response with `{{ key }}` placeholders filled from `values`; unknown keys stay as written.
-    public func response(values: [String: String] = [:], for url: URL? = nil) -> Track.Response {
+    package func response(values: [String: String] = [:], for url: URL? = nil) -> Track.Response {
         var body = self.body
         if !isBase64, !values.isEmpty, let text = String(data: body, encoding: .utf8), text.contains("{{") {
             body = Data(Self.fill(text, values: values).utf8)

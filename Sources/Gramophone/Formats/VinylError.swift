@@ -3,7 +3,7 @@
 /// Every error names the file, the place in it (a line and column for syntax, a path such as
 /// `tracks[2].response.status` for structure), what is wrong, and what to do about it.
 public struct VinylError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
         /// No file at the place the vinyl was looked for.
         case notFound
         /// The file exists but could not be read.
@@ -14,6 +14,8 @@ public struct VinylError: Error, Sendable, Equatable, CustomStringConvertible {
         case unknownFormat
         /// The vinyl could not be written.
         case unwritable
+        /// What would be written still holds something that looks like a secret, so it was not written.
+        case containsSecrets
         /// The vinyl name would leave the vinyl folder or is not a valid file name.
         case invalidName
     }
@@ -28,7 +30,7 @@ public struct VinylError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What to do about it.
     public var fix: String
 
-    public init(_ kind: Kind, file: String?, place: String? = nil, problem: String, fix: String) {
+    package init(_ kind: Kind, file: String?, place: String? = nil, problem: String, fix: String) {
         self.kind = kind
         self.file = file
         self.place = place

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Reading picks the format from the file's extension and, where that is ambiguous (`.json`),
 /// from its content; see `detect(data:fileExtension:)`.
-public enum VinylFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
     /// Gramophone's JSON vinyl (and the Vinyl library's bare-array files, which it extends).
     case gramophone
     /// DVR cassettes: `{"name", "interactions": [{"request", "response", "recorded_at"}]}`.
@@ -16,13 +16,22 @@ public enum VinylFormat: String, Sendable, CaseIterable, CustomStringConvertible
     /// Gramophone's vinyl structure as an XML property list, bodies as `<data>`.
     case plist
 
-    public var description: String { rawValue }
+    /// The format's name, as the CLI takes it.
+    public var description: String {
+        switch self {
+        case .gramophone: return "gramophone"
+        case .dvr: return "dvr"
+        case .har: return "har"
+        case .vcr: return "vcr"
+        case .plist: return "plist"
+        }
+    }
 
     /// Whether `Vinyl.encoded(as:)` can write this format.
-    public var isWritable: Bool { self != .vcr }
+    package var isWritable: Bool { self != .vcr }
 
     /// The extension files of this format usually carry.
-    public var fileExtension: String {
+    package var fileExtension: String {
         switch self {
         case .gramophone, .dvr, .vcr: return "json"
         case .har: return "har"
@@ -32,19 +41,20 @@ public enum VinylFormat: String, Sendable, CaseIterable, CustomStringConvertible
 
     /// A format from a name a person types: the raw values plus `json`/`native` for
     /// Gramophone's JSON and `vcrpy` for VCR cassettes.
-    public init?(name: String) {
+    package init?(name: String) {
         switch name.lowercased() {
         case "json", "native", "gramophone", "vinyl": self = .gramophone
         case "vcrpy", "vcr": self = .vcr
-        default:
-            guard let format = VinylFormat(rawValue: name.lowercased()) else { return nil }
-            self = format
+        case "dvr": self = .dvr
+        case "har": self = .har
+        case "plist": self = .plist
+        default: return nil
         }
     }
 
     /// Every format, for error messages and help texts: `gramophone (.json), dvr (.json), …`.
-    public static var supportedList: String {
-        allCases.map { "\($0.rawValue) (.\($0.fileExtension)\($0.isWritable ? "" : ", read only"))" }.joined(separator: ", ")
+    package static var supportedList: String {
+        allCases.map { "\($0) (.\($0.fileExtension)\($0.isWritable ? "" : ", read only"))" }.joined(separator: ", ")
     }
 
     /// The format of a file from its extension and content.
@@ -54,7 +64,7 @@ public enum VinylFormat: String, Sendable, CaseIterable, CustomStringConvertible
     /// have a `uri` (or `http_interactions`) means VCR, other `interactions` mean DVR, and
     /// `tracks` or a bare array mean Gramophone's own format.
     /// - Throws: `VinylError` of kind `.unknownFormat` listing the supported formats.
-    public static func detect(data: Data, fileExtension: String?, file: String? = nil) throws -> VinylFormat {
+    package static func detect(data: Data, fileExtension: String?, file: String? = nil) throws -> VinylFormat {
         if let format = try byExtension(fileExtension, file: file) { return format }
         if PropertyListFormat.looksLikePropertyList(data) { return .plist }
         let document: JSONValue
@@ -112,7 +122,7 @@ public enum VinylFormat: String, Sendable, CaseIterable, CustomStringConvertible
     }
 
     /// Where track `index` sits in a file of this format, for messages: `log.entries[3]`.
-    public func place(ofTrack index: Int) -> String {
+    package func place(ofTrack index: Int) -> String {
         switch self {
         case .gramophone, .plist: return "tracks[\(index)]"
         case .dvr, .vcr: return "interactions[\(index)]"
@@ -193,7 +203,7 @@ extension Vinyl {
         case .plist: return try PropertyListFormat.encode(self)
         case .vcr:
             throw VinylError(.unwritable, file: nil, problem: "VCR cassettes are read, not written",
-                             fix: "Write one of the writable formats: \(VinylFormat.allCases.filter(\.isWritable).map(\.rawValue).joined(separator: ", "))")
+                             fix: "Write one of the writable formats: \(VinylFormat.allCases.filter(\.isWritable).map(\.description).joined(separator: ", "))")
         }
     }
 

@@ -5,7 +5,7 @@ import Foundation
 /// Combine them in a `MatchingStrategy`: `.attributes([.method, .path, .query])`.
 /// Built-in matchers on the method and URL parts are answered from a hash index, so they
 /// cost the same for ten tracks or a hundred thousand.
-public struct Matcher: Sendable, CustomStringConvertible {
+public struct Matcher: Sendable {
     enum Kind: Sendable {
         case method, url, scheme, host, port, path, query
         case headers([String])
@@ -33,8 +33,6 @@ public struct Matcher: Sendable, CustomStringConvertible {
 
     /// The values of these headers (names in any case; absent equals absent).
     public static func headers(_ names: String...) -> Matcher { Matcher(kind: .headers(names)) }
-    /// The values of these headers (names in any case; absent equals absent).
-    public static func headers(_ names: [String]) -> Matcher { Matcher(kind: .headers(names)) }
 
     /// Any rule of your own. `name` appears in miss reports.
     /// The closure gets the live request first, then the recorded one.
@@ -42,7 +40,16 @@ public struct Matcher: Sendable, CustomStringConvertible {
         Matcher(kind: .custom(name, matches))
     }
 
-    public var description: String {
+    /// Whether this matcher compares bodies (a custom rule may).
+    var readsBody: Bool {
+        switch kind {
+        case .body, .custom: return true
+        default: return false
+        }
+    }
+
+    /// For miss reports.
+    var description: String {
         switch kind {
         case .method: return "method"
         case .url: return "url"

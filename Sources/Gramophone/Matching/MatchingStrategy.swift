@@ -1,5 +1,12 @@
 /// How a Turntable chooses the track that answers a request.
-public struct MatchingStrategy: Sendable, CustomStringConvertible {
+///
+/// An array of matchers means `.attributes` with those matchers:
+///
+/// ```swift
+/// try Turntable(vinylNamed: "search", matching: [.method, .path, .query])
+/// try Turntable(vinylNamed: "polling", matching: .attributes([.method, .url], playOnce: true))
+/// ```
+public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
     enum Mode: Sendable {
         case attributes([Matcher], playOnce: Bool)
         case trackOrder(checking: [Matcher])
@@ -21,11 +28,15 @@ public struct MatchingStrategy: Sendable, CustomStringConvertible {
         MatchingStrategy(mode: .trackOrder(checking: checking))
     }
 
-    /// Method and URL, tracks replayable any number of times. The default.
-    public static let methodAndURL = attributes([.method, .url])
+    /// `.attributes` with these matchers: `[.method, .path]`.
+    public init(arrayLiteral matchers: Matcher...) {
+        self = .attributes(matchers)
+    }
 
-    /// The default strategy: method and URL.
-    public static let `default` = methodAndURL
+    init(mode: Mode) { self.mode = mode }
+
+    /// Method and URL, tracks replayable any number of times.
+    public static let `default`: MatchingStrategy = [.method, .url]
 
     /// The matchers compared, for reports.
     var matchers: [Matcher] {
@@ -35,7 +46,8 @@ public struct MatchingStrategy: Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
+    /// For miss reports.
+    var description: String {
         switch mode {
         case .attributes(let matchers, let playOnce):
             return matchers.map(\.description).joined(separator: ", ") + (playOnce ? " (each track plays once)" : "")

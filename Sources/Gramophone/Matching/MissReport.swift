@@ -1,23 +1,23 @@
 import Foundation
 
 /// Why no track answered a request, and the track that came closest.
-public struct MissReport: Sendable, CustomStringConvertible {
+public struct MissReport: Sendable, Equatable, CustomStringConvertible {
     /// The request that found no track.
     public var request: Track.Request
     /// The vinyl's name.
-    public var vinylName: String
+    var vinylName: String
     /// The vinyl's file, when it came from one.
-    public var vinylPath: String?
+    var vinylPath: String?
     /// How tracks were being matched.
-    public var strategy: String
+    var strategy: String
     /// The position of the closest track in the vinyl, if the vinyl has tracks.
     public var nearestTrackIndex: Int?
     /// The closest track's request.
-    public var nearestRequest: Track.Request?
+    var nearestRequest: Track.Request?
     /// One line per differing field, e.g. `query: page=2 vs page=1` (live value first).
     public var differences: [String]
     /// Extra explanation, e.g. that the matching track was already played.
-    public var note: String?
+    var note: String?
 
     public var description: String {
         var lines = ["No track in vinyl \"\(vinylName)\"\(vinylPath.map { " (\($0))" } ?? "") matches \(request.method) \(request.url.absoluteString)"]
@@ -60,27 +60,4 @@ public struct MissReport: Sendable, CustomStringConvertible {
         }
         return (index, differences)
     }
-}
-
-/// Errors a Turntable throws instead of answering.
-public enum TurntableError: Error, Sendable, CustomStringConvertible {
-    /// No track matches the request.
-    case noMatchingTrack(MissReport)
-
-    public var description: String {
-        switch self {
-        case .noMatchingTrack(let report): return report.description
-        }
-    }
-
-    /// The miss report, when this is a miss.
-    public var missReport: MissReport? {
-        switch self {
-        case .noMatchingTrack(let report): return report
-        }
-    }
-}
-
-extension TurntableError: LocalizedError {
-    public var errorDescription: String? { description }
 }

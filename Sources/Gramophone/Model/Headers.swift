@@ -4,7 +4,8 @@
 /// compared ignoring case while the recorded spelling is kept for the file. A name may repeat
 /// (HAR files list each `Set-Cookie` separately); `subscript` joins repeats with ", " as
 /// `HTTPURLResponse` does.
-public struct Headers: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+/// Iterate `headers.fields` for every line, repeats included.
+public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header line.
     public struct Field: Sendable, Hashable {
         public var name: String
@@ -18,9 +19,7 @@ public struct Headers: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
     /// The fields, in recorded order.
     public private(set) var fields: [Field]
 
-    public init() { fields = [] }
-
-    public init(_ fields: [Field]) { self.fields = fields }
+    public init(_ fields: [Field] = []) { self.fields = fields }
 
     /// Fields from a dictionary, sorted by name so the order is stable.
     public init(_ dictionary: [String: String]) {
@@ -32,8 +31,6 @@ public struct Headers: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
     }
 
     public var isEmpty: Bool { fields.isEmpty }
-    public var count: Int { fields.count }
-    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
     /// The value of `name` (any case); repeated fields joined with ", ".
     public subscript(name: String) -> String? {
@@ -70,12 +67,14 @@ public struct Headers: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
         fields.contains { $0.name.caseInsensitiveEquals(name) }
     }
 
+    mutating func remove(_ name: String) { self[name] = nil }
+
+    func contains(where predicate: (Field) -> Bool) -> Bool { fields.contains(where: predicate) }
+
     /// Adds a field, keeping any earlier field of the same name.
     public mutating func add(name: String, value: String) {
         fields.append(Field(name: name, value: value))
     }
-
-    public mutating func remove(_ name: String) { self[name] = nil }
 
     /// One value per name (repeats joined), the shape `HTTPURLResponse` and `URLRequest` want.
     public var dictionary: [String: String] {
@@ -95,7 +94,7 @@ public struct Headers: Sendable, Hashable, Sequence, ExpressibleByDictionaryLite
     }
 
     /// The `Content-Type` without parameters, lowercased (`application/json`).
-    public var mediaType: String? {
+    package var mediaType: String? {
         guard let value = self["Content-Type"] else { return nil }
         // Empty pieces kept: `;charset=utf-8` has an empty type, not the type `charset=utf-8`.
         let base = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? value

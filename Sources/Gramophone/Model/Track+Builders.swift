@@ -52,28 +52,30 @@ extension Track.Request: ExpressibleByStringLiteral {
 }
 
 extension Track.Outcome {
-    /// A JSON response from its text.
-    public static func json(_ body: String, status: Int = 200, headers: Headers = [:]) -> Self {
-        .response(Track.Response(status: status, headers: headers.setting("Content-Type", "application/json"), body: Data(body.utf8)))
+    // The response vocabulary. `StubResponse` has the same factories with the same parameters
+    // and defaults, and builds on these, so a track and a stub are written alike.
+
+    /// A JSON response from its text, served byte for byte (`.json(#"{"id":42}"#)`).
+    public static func json(_ text: String, status: Int = 200, headers: Headers = [:]) -> Self {
+        .response(Track.Response(status: status, headers: headers.setting("Content-Type", "application/json"), body: Data(text.utf8)))
     }
 
-    /// A JSON response encoding `value` (sorted keys, so the bytes are stable).
-    public static func json<Value: Encodable>(encoding value: Value, status: Int = 200, headers: Headers = [:]) throws -> Self {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return .response(Track.Response(status: status, headers: headers.setting("Content-Type", "application/json"), body: try encoder.encode(value)))
+    /// A JSON response encoding `value`; by default with sorted keys and unescaped slashes,
+    /// so the bytes are stable from run to run.
+    /// - Throws: `EncodingError` when `value` cannot be encoded.
+    public static func json(encoding value: some Encodable, status: Int = 200, headers: Headers = [:], encoder: JSONEncoder? = nil) throws -> Self {
+        .response(Track.Response(status: status, headers: headers.setting("Content-Type", "application/json"), body: try Self.encode(value, with: encoder)))
     }
 
-    /// A text response (`text/plain; charset=utf-8` unless `contentType` says otherwise).
-    public static func text(_ body: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8", headers: Headers = [:]) -> Self {
-        .response(Track.Response(status: status, headers: headers.setting("Content-Type", contentType), body: Data(body.utf8)))
+    /// A text response, UTF-8 encoded (`text/plain; charset=utf-8` unless `contentType` says otherwise).
+    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8", headers: Headers = [:]) -> Self {
+        .response(Track.Response(status: status, headers: headers.setting("Content-Type", contentType), body: Data(text.utf8)))
     }
 
-    /// A response with raw bytes.
+    /// A response with these bytes as its body (`application/octet-stream` unless
+    /// `contentType` says otherwise; nil sends no `Content-Type`).
     public static func data(_ body: Data, status: Int = 200, contentType: String? = "application/octet-stream", headers: Headers = [:]) -> Self {
-        var headers = headers
-        if let contentType { headers["Content-Type"] = contentType }
-        return .response(Track.Response(status: status, headers: headers, body: body))
+        .response(Track.Response(status: status, headers: contentType.map { headers.setting("Content-Type", $0) } ?? headers, body: body))
     }
 
     /// A response with no body, e.g. `.status(204)`.
@@ -84,6 +86,13 @@ extension Track.Outcome {
     /// A transport error, replayed as `URLError(code)`.
     public static func error(_ code: URLError.Code) -> Self {
         .failure(Track.Failure(code))
+    }
+
+    static func encode(_ value: some Encodable, with encoder: JSONEncoder?) throws -> Data {
+        if let encoder { return try encoder.encode(value) }
+        let stable = JSONEncoder()
+        stable.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try stable.encode(value)
     }
 }
 

@@ -21,7 +21,7 @@ public struct Track: Sendable, Hashable {
         self.duration = duration
     }
 
-    public init(request: Request, response: Response, recordedAt: Date? = nil, duration: TimeInterval? = nil) {
+    init(request: Request, response: Response, recordedAt: Date? = nil, duration: TimeInterval? = nil) {
         self.init(request: request, outcome: .response(response), recordedAt: recordedAt, duration: duration)
     }
 
@@ -32,7 +32,7 @@ public struct Track: Sendable, Hashable {
     }
 
     /// The recorded error, or nil when the track holds a response.
-    public var failure: Failure? {
+    var failure: Failure? {
         if case .failure(let failure) = outcome { return failure }
         return nil
     }
@@ -95,13 +95,13 @@ public struct Track: Sendable, Hashable {
             self.init(domain: NSURLErrorDomain, code: code.rawValue, description: description ?? Self.describe(code))
         }
 
-        public init(_ error: Error) {
+        init(_ error: Error) {
             let nsError = error as NSError
             self.init(domain: nsError.domain, code: nsError.code, description: nsError.localizedDescription)
         }
 
         /// The error as a client sees it: a `URLError` for the URL domain, else an `NSError`.
-        public func makeError(for url: URL?) -> Error {
+        func makeError(for url: URL?) -> Error {
             var userInfo: [String: Any] = [NSLocalizedDescriptionKey: description]
             if let url {
                 userInfo[NSURLErrorFailingURLErrorKey] = url

@@ -9,11 +9,9 @@ import FoundationNetworking
 /// suite trait, at test discovery), and on Linux creating any `URLSession` fixes the protocol
 /// classes the shared session will use, so an eager session defeats `HTTPStubber` and other
 /// `URLProtocol` registration that comes later. A session nothing records with is never made.
-@usableFromInline
 final class DeferredSession: NetworkSession {
     private let made = Locked<URLSession?>(nil)
 
-    @usableFromInline
     init() {}
 
     private var session: URLSession {
@@ -25,25 +23,18 @@ final class DeferredSession: NetworkSession {
         }
     }
 
-    @usableFromInline
     func data(for request: URLRequest) async throws -> (Data, URLResponse) { try await session.data(for: request) }
 
-    @usableFromInline
     func data(from url: URL) async throws -> (Data, URLResponse) { try await session.data(from: url) }
 
-    @usableFromInline
     func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) { try await session.upload(for: request, from: bodyData) }
 
-    @usableFromInline
     func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) { try await session.upload(for: request, fromFile: fileURL) }
 
-    @usableFromInline
     func download(for request: URLRequest) async throws -> (URL, URLResponse) { try await session.download(for: request) }
 
-    @usableFromInline
     func download(from url: URL) async throws -> (URL, URLResponse) { try await session.download(from: url) }
 
-    @usableFromInline
     func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
         session.dataTask(with: request, completionHandler: completionHandler)
     }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A recording Turntable's side of things: its configuration, the vinyl file it writes, and
 /// what has been recorded but not yet written.
@@ -14,24 +17,54 @@ final class Recorder: Sendable {
     let file: URL
     /// No file existed when the Turntable was made.
     let isNew: Bool
+    /// Tracks read from the file: those after them were recorded here, and are checked for secrets before writing.
+    let loadedCount: Int
     let ledger = Locked(Ledger())
     /// Serialises writes so an older snapshot never renames over a newer one.
     private let writeGate = Locked(())
 
-    init(recording: Recording, mode: RecordMode, file: URL, isNew: Bool) {
+    /// The session that reaches the real network.
+    let session: any NetworkSession
+
+    init(recording: Recording, mode: RecordMode, file: URL, isNew: Bool, loadedCount: Int) {
         self.recording = recording
+        session = recording.session ?? DeferredSession()
         self.mode = mode
         self.file = file
         self.isNew = isNew
+        self.loadedCount = loadedCount
     }
 
     /// Whether a miss may go to the network and be recorded.
     var mayRecord: Bool {
         switch mode {
-        case .none: return false
+        case .never: return false
         case .once: return isNew
         case .newEpisodes, .all: return true
         }
+    }
+
+    /// Why a miss was not recorded, for its report; nil when the mode says nothing useful.
+    var whyNotRecorded: String? {
+        guard !mayRecord, mode == .once else { return nil }
+        return "the record mode is once and the vinyl file exists, so it is write-protected; use new_episodes to add to it, or delete the file to record it again"
+    }
+
+    /// Sends the unredacted request for real; the duration is wall-clock seconds.
+    func send(_ live: Track.Request) async -> (answer: Answer, duration: TimeInterval) {
+        let start = ProcessInfo.processInfo.systemUptime
+        let outcome: Result<(HTTPURLResponse, Data), any Error>
+        do {
+            let (body, response) = try await session.data(for: live.urlRequest)
+            if let http = response as? HTTPURLResponse {
+                outcome = .success((http, body))
+            } else {
+                outcome = .failure(RecordingError.notHTTP(live.url))
+            }
+        } catch {
+            outcome = .failure(error)
+        }
+        return (Answer(outcome: outcome, source: .network), ProcessInfo.processInfo.systemUptime - start)
     }
 
     /// Marks a recorded track as waiting to be written. Called after the track joined the deck,
@@ -43,7 +76,8 @@ final class Recorder: Sendable {
         }
     }
 
-    /// Writes `snapshot()` atomically when something was recorded since the last write.
+    /// Writes `snapshot()` atomically when something was recorded since the last write, after
+    /// checking the recorded tracks for what still looks like a secret (nothing is written then).
     /// On failure the tracks stay pending, so a later eject (or the release) tries again.
     func writeIfPending(_ snapshot: () -> Vinyl) throws {
         try writeGate.withLock { _ in
@@ -54,31 +88,13 @@ final class Recorder: Sendable {
             }
             guard pending else { return }
             do {
-                try snapshot().write(to: file)
+                let vinyl = snapshot()
+                try vinyl.checkForSecrets(inTracks: min(loadedCount, vinyl.tracks.count)..<vinyl.tracks.count, allowing: recording.allowedSecrets, file: file.path)
+                try vinyl.write(to: file)
             } catch {
                 ledger.withLock { $0.pending = true }
                 throw error
             }
         }
-    }
-}
-
-/// The state of a Turntable's vinyl as a cassette: new or not, writable or not, and what it did.
-public struct CassetteState: Sendable, Equatable, CustomStringConvertible {
-    /// The record mode in force.
-    public var mode: RecordMode
-    /// No vinyl file existed when the Turntable was made.
-    public var isNew: Bool
-    /// Nothing can be recorded onto this vinyl (mode `none`, or `once` with an existing file).
-    public var isWriteProtected: Bool
-    /// Requests answered by replaying a recorded track.
-    public var playedCount: Int
-    /// Tracks recorded through the real session by this Turntable.
-    public var recordedCount: Int
-    /// The vinyl file, when there is one.
-    public var file: URL?
-
-    public var description: String {
-        "mode \(mode), \(isNew ? "new" : "existing")\(isWriteProtected ? ", write-protected" : ""), \(playedCount) played, \(recordedCount) recorded"
     }
 }

@@ -12,92 +12,75 @@ import FoundationNetworking
 /// ```
 public struct Recording: Sendable {
     /// The environment variable that overrides the mode without a code change.
-    public static let modeVariable = "GRAMOPHONE_RECORD_MODE"
+    static let modeVariable = "GRAMOPHONE_RECORD_MODE"
 
-    /// The mode asked for in code; nil means the default, `.once`, or `.none` when the `CI`
-    /// environment variable is set. `GRAMOPHONE_RECORD_MODE` overrides either.
-    ///
-    /// Not called `mode`: with an optional, `mode = .none` would silently mean "the default"
-    /// (which records) instead of "never record".
-    public var requestedMode: RecordMode?
-    /// The session that reaches the real network.
-    public var session: any NetworkSession
+    /// The record mode; nil is the default: `.once`, or `.never` on CI (the `CI` variable is
+    /// set) and for a vinyl in a bundle. `GRAMOPHONE_RECORD_MODE` overrides either.
+    public var mode: RecordMode?
+    /// The session that reaches the real network; nil is an ephemeral `URLSession`, made
+    /// when the first request is recorded.
+    public var session: (any NetworkSession)?
     /// What is taken out of requests and responses before they are matched or written.
     public var redaction: Redaction
-    /// Which hosts are recorded and replayed; requests to others go to `session` untouched.
-    public var hosts: HostFilter
+    /// The hosts recorded and replayed, subdomains included (`example.com` covers
+    /// `api.example.com`), compared ignoring case; nil is every host. Requests to other
+    /// hosts go to `session` untouched: not matched, not recorded, not redacted.
+    public var hosts: [String]?
     /// The environment the mode is read from; inject one in tests instead of changing the process's.
     public var environment: [String: String]
+    /// Places known to hold no secret: the default redaction leaves them alone and the check
+    /// before writing does not report them. Empty by default; set it with `allowing(_:)`.
+    public var allowedSecrets: [SecretPlace] = []
 
-    /// Recording in `mode`, whatever the default would be (`GRAMOPHONE_RECORD_MODE` still
-    /// overrides it). The mode is not optional here, so `.none` always means "never record".
-    public init(mode: RecordMode,
-                session: any NetworkSession = DeferredSession(),
+    public init(mode: RecordMode? = nil,
+                session: (any NetworkSession)? = nil,
                 redaction: Redaction = .default,
-                hosts: HostFilter = .all,
+                hosts: [String]? = nil,
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.init(requestedMode: mode, session: session, redaction: redaction, hosts: hosts, environment: environment)
-    }
-
-    /// Recording in the default mode: `.once`, or `.none` when the `CI` variable is set.
-    public init(session: any NetworkSession = DeferredSession(),
-                redaction: Redaction = .default,
-                hosts: HostFilter = .all,
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.init(requestedMode: nil, session: session, redaction: redaction, hosts: hosts, environment: environment)
-    }
-
-    private init(requestedMode: RecordMode?, session: any NetworkSession, redaction: Redaction, hosts: HostFilter, environment: [String: String]) {
-        self.requestedMode = requestedMode
+        self.mode = mode
         self.session = session
         self.redaction = redaction
-        self.hosts = hosts
+        self.hosts = hosts?.map { $0.lowercased() }
         self.environment = environment
     }
 
-    /// The mode in force: `GRAMOPHONE_RECORD_MODE` if set, else `requestedMode`, else `.none` on CI and
-    /// `.once` elsewhere. An unreadable `GRAMOPHONE_RECORD_MODE` gives `.none` (the Turntable
-    /// initialiser reports it as an error).
-    public var effectiveMode: RecordMode {
-        (try? resolvedMode()) ?? .none
+    /// This recording, also keeping what is at `places` although it looks like a secret: a
+    /// value you know is not one, such as a public demo key or a hash that has a key's shape.
+    ///
+    /// ```swift
+    /// Recording(mode: .once).allowing([.query("key"), .jsonKey("build.signature", in: .response)])
+    /// ```
+    public func allowing(_ places: [SecretPlace]) -> Recording {
+        var copy = self
+        copy.allowedSecrets += places
+        return copy
     }
 
-    /// Whether the `CI` variable says this is a CI run (set, and not empty, `0`, `false` or `no`).
-    public var isCI: Bool {
-        guard let value = environment["CI"]?.trimmingWhitespace().lowercased() else { return false }
+    /// Whether the `CI` (or `TEST_RUNNER_CI`) variable says this is a CI run (set, and not
+    /// empty, `0`, `false` or `no`).
+    var isCI: Bool {
+        guard let value = Environment.value("CI", in: environment)?.trimmingWhitespace().lowercased() else { return false }
         return !["", "0", "false", "no"].contains(value)
     }
 
-    /// The mode in force, or an error naming the variable when its value is not a mode.
-    func resolvedMode() throws -> RecordMode {
-        if let text = environment[Self.modeVariable], !text.trimmingWhitespace().isEmpty {
+    /// Whether requests to `url` are recorded and replayed.
+    func records(_ url: URL) -> Bool {
+        guard let hosts else { return true }
+        let host = (url.host ?? "").lowercased()
+        return hosts.contains { host == $0 || host.hasSuffix("." + $0) }
+    }
+
+    /// The mode in force: `GRAMOPHONE_RECORD_MODE` if set, else `mode`, else `.never` on CI
+    /// and for a bundle, `.once` elsewhere.
+    /// - Throws: `RecordingError.invalidMode` naming the variable when its value is not a mode.
+    func resolvedMode(defaultForBundle isBundle: Bool = false) throws -> RecordMode {
+        if let text = Environment.value(Self.modeVariable, in: environment) {
             guard let mode = RecordMode(environmentValue: text) else {
                 throw RecordingError.invalidMode(text)
             }
             return mode
         }
-        if let requestedMode { return requestedMode }
-        return isCI ? .none : .once
+        if let mode { return mode }
+        return isCI || isBundle ? .never : .once
     }
-}
-
-/// Errors of the recording machinery itself (misses and file problems have their own types).
-public enum RecordingError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// `GRAMOPHONE_RECORD_MODE` holds something that is not a mode.
-    case invalidMode(String)
-    /// The real session answered with something that is not an HTTP response.
-    case notHTTP(URL)
-
-    public var description: String {
-        switch self {
-        case .invalidMode(let text):
-            return "\(Recording.modeVariable)=\"\(text)\" is not a record mode. Use none, once, new_episodes (or new-episodes) or all, or unset it"
-        case .notHTTP(let url):
-            return "the real session answered \(url.absoluteString) with a response that is not HTTP, which a vinyl cannot hold"
-        }
-    }
-}
-
-extension RecordingError: LocalizedError {
-    public var errorDescription: String? { description }
 }

@@ -18,23 +18,13 @@ extension Redaction {
     /// Removes the named fields from `application/x-www-form-urlencoded` bodies.
     public static func formFields(removing names: [String]) -> Redaction {
         let lowered = Set(names.map { $0.lowercased() })
-        return formRewrite { name in lowered.contains(name.lowercased()) ? .some(nil) : .none }
+        return formRewrite { name, _ in lowered.contains(name.lowercased()) ? .some(nil) : .none }
     }
 
     /// Replaces the values of the named fields in `application/x-www-form-urlencoded` bodies.
     public static func formFields(replacing values: [String: String]) -> Redaction {
         let lowered = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-        return formRewrite { name in lowered[name.lowercased()].map { .some($0) } }
-    }
-
-    /// Rewrites request bodies with a closure, for formats the other filters do not know.
-    public static func requestBody(_ transform: @escaping @Sendable (Data, Track.Request) -> Data) -> Redaction {
-        Redaction(steps: [.requestBody(transform)])
-    }
-
-    /// Rewrites response bodies with a closure; it receives the response and the request as recorded.
-    public static func responseBody(_ transform: @escaping @Sendable (Data, Track.Response, Track.Request) -> Data) -> Redaction {
-        Redaction(steps: [.responseBody(transform)])
+        return formRewrite { name, _ in lowered[name.lowercased()].map { .some($0) } }
     }
 
     // MARK: Rewriting
@@ -86,25 +76,31 @@ extension Redaction {
     }
 
     /// Same decisions as `jsonRewrite`, over `name=value` pairs.
-    private static func formRewrite(_ rule: @escaping @Sendable (String) -> String??) -> Redaction {
-        Redaction(steps: [.body { body, headers, secrets in
-            guard headers.mediaType == "application/x-www-form-urlencoded", !body.isEmpty, UTF8Validation.isValid(body) else { return body }
-            var changed = false
-            var kept: [String] = []
-            for pair in String(decoding: body, as: UTF8.self).split(separator: "&", omittingEmptySubsequences: false) {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let item = RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
-                guard let decision = rule(item.decodedName.replacingOccurrences(of: "+", with: " ")) else {
-                    kept.append(String(pair))
-                    continue
-                }
-                secrets.append(contentsOf: item.secretValues)
-                changed = true
-                if let replacement = decision {
-                    kept.append(item.name + "=" + (replacement.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? ""))
-                }
+    private static func formRewrite(_ rule: @escaping @Sendable (String, String?) -> String??) -> Redaction {
+        Redaction(steps: [.body { body, headers, secrets in rewriteForm(body, headers: headers, secrets: &secrets, rule) }])
+    }
+
+    static func rewriteForm(_ body: Data, headers: Headers, secrets: inout [String], _ rule: (String, String?) -> String??) -> Data {
+        guard headers.mediaType == "application/x-www-form-urlencoded", !body.isEmpty, UTF8Validation.isValid(body) else { return body }
+        var changed = false
+        var kept: [String] = []
+        for pair in String(decoding: body, as: UTF8.self).split(separator: "&", omittingEmptySubsequences: false) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let item = RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
+            guard let decision = rule(item.decodedName.replacingOccurrences(of: "+", with: " "), item.decodedValue) else {
+                kept.append(String(pair))
+                continue
             }
-            return changed ? Data(kept.joined(separator: "&").utf8) : body
-        }])
+            if let replacement = decision, item.value == replacement.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) {
+                kept.append(String(pair))
+                continue
+            }
+            secrets.append(contentsOf: item.secretValues)
+            changed = true
+            if let replacement = decision {
+                kept.append(item.name + "=" + (replacement.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? ""))
+            }
+        }
+        return changed ? Data(kept.joined(separator: "&").utf8) : body
     }
 }

@@ -15,11 +15,6 @@ extension Redaction {
         }])
     }
 
-    /// Replaces every occurrence of `target` in URL paths with `replacement`.
-    public static func path(replacing target: String, with replacement: String) -> Redaction {
-        path { $0.replacingOccurrences(of: target, with: replacement) }
-    }
-
     /// Removes the named query parameters (names compared ignoring case) from request and response URLs.
     public static func query(removing names: [String]) -> Redaction {
         let lowered = Set(names.map { $0.lowercased() })
@@ -46,37 +41,49 @@ extension Redaction {
     struct RawQueryItem {
         var name: String
         var value: String?
-        var decodedName: String { name.removingPercentEncoding ?? name }
+        var decodedName: String { name.utf8.contains(UInt8(ascii: "%")) ? name.removingPercentEncoding ?? name : name }
+        var decodedValue: String? { value.map(Redaction.decode) }
         var secretValues: [String] {
             guard let value, !value.isEmpty else { return [] }
-            let decoded = value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? value
+            let decoded = Redaction.decode(value)
             return decoded == value ? [value] : [value, decoded]
         }
     }
 
+    /// Most names and values are plain: Foundation's decoding (which goes through NSString on
+    /// Linux) only for those that need it, since the default looks at every query of every track.
+    fileprivate static func decode(_ text: String) -> String {
+        let plus = text.utf8.contains(UInt8(ascii: "+")), percent = text.utf8.contains(UInt8(ascii: "%"))
+        guard plus || percent else { return text }
+        let spaced = plus ? String(decoding: text.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self) : text
+        return percent ? spaced.removingPercentEncoding ?? spaced : spaced
+    }
+
     /// Edits the raw `name=value` pairs of the query, leaving the URL's bytes alone when nothing changes.
     static func queryItems(_ decide: @escaping @Sendable (RawQueryItem, inout [String]) -> QueryDecision) -> Redaction {
-        Redaction(steps: [.url { url, secrets in
-            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let query = components.percentEncodedQuery else { return url }
-            var changed = false
-            var kept: [String] = []
-            for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                let item = RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
-                switch decide(item, &secrets) {
-                case .keep:
-                    kept.append(String(pair))
-                case .remove:
-                    changed = true
-                case .replace(let value):
-                    changed = true
-                    kept.append(item.name + "=" + (value.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? ""))
-                }
+        Redaction(steps: [.url { url, secrets in rewriteQuery(of: url, secrets: &secrets, decide) }])
+    }
+
+    static func rewriteQuery(of url: URL, secrets: inout [String], _ decide: (RawQueryItem, inout [String]) -> QueryDecision) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let query = components.percentEncodedQuery else { return url }
+        var changed = false
+        var kept: [String] = []
+        for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let item = RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
+            switch decide(item, &secrets) {
+            case .keep:
+                kept.append(String(pair))
+            case .remove:
+                changed = true
+            case .replace(let value):
+                changed = true
+                kept.append(item.name + "=" + (value.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? ""))
             }
-            guard changed else { return url }
-            components.percentEncodedQuery = kept.isEmpty ? nil : kept.joined(separator: "&")
-            return components.url ?? url
-        }])
+        }
+        guard changed else { return url }
+        components.percentEncodedQuery = kept.isEmpty ? nil : kept.joined(separator: "&")
+        return components.url ?? url
     }
 
     static let queryValueAllowed: CharacterSet = {

@@ -19,6 +19,8 @@ import Foundation
 /// than 4 characters are not scrubbed elsewhere: they would collide with ordinary text.
 public struct Redaction: Sendable {
     enum Step: Sendable {
+        /// Every place whose name says it holds a credential (`Redaction.default`).
+        case secretNames
         /// Request and response headers; records what it took out.
         case headers(@Sendable (Headers, inout [String]) -> Headers)
         /// The request URL and the response URL.
@@ -41,25 +43,27 @@ public struct Redaction: Sendable {
     /// No redaction at all: everything is written as it was sent and received.
     public static let none = Redaction(steps: [])
 
-    /// The default: removes `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and
-    /// API-key or token headers (`X-Api-Key`, `X-Auth-Token`, …; see `isSensitiveHeader`), and
-    /// scrubs their values from the rest of the track. Opt out with `.none`; keep it while adding
-    /// filters with `.default + …`.
-    public static let `default` = headers(removingWhere: SensitiveNames.isSensitiveHeader)
+    /// The default: takes out every value whose name says it is a credential, and scrubs those
+    /// values from the rest of the track:
+    /// - headers `Authorization`, `Proxy-Authorization`, `Cookie`, `Set-Cookie` and API-key or
+    ///   token headers (`X-Api-Key`, `X-Auth-Token`, …; see `isSensitiveHeader`) are removed;
+    /// - query parameters (`access_token`, `api_key`, `sig`, `X-Amz-Signature`, `key=AIza…`, …),
+    ///   also of URLs inside headers (`Location`) and bodies, and form fields become `REDACTED`;
+    /// - JSON members at any depth (`password`, `client_secret`, `refresh_token`, …) become `<redacted>`;
+    /// - a password in a URL becomes `REDACTED`.
+    ///
+    /// docs/RECORDING.md lists the names. Opt out with `.none`; keep it while adding filters
+    /// with `.default + …`; keep one value on purpose with `Recording.allowing(_:)`.
+    public static let `default` = Redaction(steps: [.secretNames])
 
     /// Whether the default redaction removes a header of this name.
-    public static func isSensitiveHeader(_ name: String) -> Bool {
+    static func isSensitiveHeader(_ name: String) -> Bool {
         SensitiveNames.isSensitiveHeader(name)
     }
 
     /// Both redactions, `lhs` first (hooks still run after every filter).
     public static func + (lhs: Redaction, rhs: Redaction) -> Redaction {
         Redaction(steps: lhs.steps + rhs.steps)
-    }
-
-    /// All of `redactions`, in order.
-    public static func combining(_ redactions: [Redaction]) -> Redaction {
-        Redaction(steps: redactions.flatMap(\.steps))
     }
 
     // MARK: Headers
@@ -70,7 +74,7 @@ public struct Redaction: Sendable {
     }
 
     /// Removes request and response headers whose name satisfies `rule`.
-    public static func headers(removingWhere rule: @escaping @Sendable (String) -> Bool) -> Redaction {
+    static func headers(removingWhere rule: @escaping @Sendable (String) -> Bool) -> Redaction {
         Redaction(steps: [.headers { headers, secrets in
             guard headers.contains(where: { rule($0.name) }) else { return headers }
             var kept: [Headers.Field] = []
@@ -116,21 +120,35 @@ public struct Redaction: Sendable {
     // MARK: Applying
 
     /// The request as it is matched and recorded.
-    public func redact(_ request: Track.Request) -> Track.Request {
+    func redact(_ request: Track.Request) -> Track.Request {
+        redact(request, allowing: [])
+    }
+
+    /// The request as it is matched and recorded, leaving `allowed` places to the default's names.
+    func redact(_ request: Track.Request, allowing allowed: [SecretPlace]) -> Track.Request {
         var secrets: [String] = []
-        return redact(request, secrets: &secrets)
+        return redact(request, allowing: allowed, secrets: &secrets)
     }
 
     /// The track as it is written: the request as `redact(_:)` gives it, and the response
     /// filtered, with every removed value scrubbed from it.
-    public func redact(_ track: Track) -> Track {
+    func redact(_ track: Track) -> Track {
+        redact(track, allowing: [])
+    }
+
+    /// The track as it is written, leaving `allowed` places to the default's names.
+    func redact(_ track: Track, allowing allowed: [SecretPlace]) -> Track {
         var secrets: [String] = []
         var copy = track
-        copy.request = redact(track.request, secrets: &secrets)
+        copy.request = redact(track.request, allowing: allowed, secrets: &secrets)
         guard case .response(var response) = track.outcome else { return copy }
         let originalBody = response.body
         for step in steps {
             switch step {
+            case .secretNames:
+                var message = Message(headers: response.headers, url: response.url, body: response.body)
+                Self.redactSecretNames(&message, side: .response, allowed: allowed, secrets: &secrets)
+                (response.headers, response.url, response.body) = (message.headers, message.url, message.body)
             case .headers(let filter): response.headers = filter(response.headers, &secrets)
             case .url(let filter): response.url = response.url.map { filter($0, &secrets) }
             case .body(let filter): response.body = filter(response.body, response.headers, &secrets)
@@ -139,7 +157,7 @@ public struct Redaction: Sendable {
             }
         }
         let scrubber = Scrubber(secrets)
-        response.headers = Headers(response.headers.fields.map { Headers.Field(name: $0.name, value: scrubber.scrub($0.value)) })
+        response.headers = scrubber.scrub(response.headers)
         response.url = response.url.map(scrubber.scrub)
         response.body = scrubber.scrub(response.body)
         if response.body != originalBody { Self.fixContentLength(&response.headers, to: response.body) }
@@ -150,11 +168,16 @@ public struct Redaction: Sendable {
         return copy
     }
 
-    private func redact(_ request: Track.Request, secrets: inout [String]) -> Track.Request {
+    private func redact(_ request: Track.Request, allowing allowed: [SecretPlace], secrets: inout [String]) -> Track.Request {
         var request = request
         let originalBody = request.body
         for step in steps {
             switch step {
+            case .secretNames:
+                var message = Message(headers: request.headers, url: request.url, body: request.body)
+                Self.redactSecretNames(&message, side: .request, allowed: allowed, secrets: &secrets)
+                (request.headers, request.body) = (message.headers, message.body)
+                request.url = message.url ?? request.url
             case .headers(let filter): request.headers = filter(request.headers, &secrets)
             case .url(let filter): request.url = filter(request.url, &secrets)
             case .body(let filter): request.body = filter(request.body, request.headers, &secrets)
@@ -163,8 +186,7 @@ public struct Redaction: Sendable {
             }
         }
         let scrubber = Scrubber(secrets)
-        // Other headers may repeat a removed value (`X-Forwarded-Authorization`), as in responses.
-        request.headers = Headers(request.headers.fields.map { Headers.Field(name: $0.name, value: scrubber.scrub($0.value)) })
+        request.headers = scrubber.scrub(request.headers)
         request.url = scrubber.scrub(request.url)
         request.body = scrubber.scrub(request.body)
         if request.body != originalBody { Self.fixContentLength(&request.headers, to: request.body) }
@@ -189,7 +211,8 @@ struct Scrubber {
 
     init(_ secrets: [String]) {
         // Longest first, so a whole header value goes before the token inside it.
-        self.secrets = Array(Set(secrets.filter { $0.count >= 4 && $0 != Redaction.placeholder })).sorted { $0.count > $1.count }
+        // A placeholder an earlier filter left (`REDACTED`, `<redacted>`) is not a secret to chase.
+        self.secrets = Array(Set(secrets.filter { $0.count >= 4 && !SensitiveNames.isRedacted($0) })).sorted { $0.count > $1.count }
     }
 
     func scrub(_ text: String) -> String {
@@ -225,6 +248,11 @@ struct Scrubber {
         guard copied > 0 else { return nil }
         result.append(contentsOf: haystack[copied...])
         return result
+    }
+
+    func scrub(_ headers: Headers) -> Headers {
+        guard !secrets.isEmpty else { return headers }
+        return Headers(headers.fields.map { Headers.Field(name: $0.name, value: scrub($0.value)) })
     }
 
     func scrub(_ data: Data) -> Data {

@@ -1,17 +1,23 @@
 import Foundation
 
-/// A likely secret left in a vinyl: what `gramophone scan` reports, and what a test can assert
-/// is absent (`#expect(vinyl.likelySecrets().isEmpty)`).
+/// A likely secret left in a vinyl: what `gramophone scan` reports, what the recorder refuses
+/// to write, and what a test can assert is absent (`#expect(vinyl.likelySecrets().isEmpty)`).
 public struct SecretFinding: Sendable, Equatable, CustomStringConvertible {
     /// The track's position in the vinyl.
     public var trackIndex: Int
-    /// Where in the track: `request.headers.Authorization`, `request.url?access_token`,
-    /// `response.body.user.password`.
+    /// Where in the track, said precisely: `request.headers "Authorization"`,
+    /// `request.url query "access_token"`, `response.body JSON "user.password"`,
+    /// `response.headers "Location" query "X-Amz-Signature"`.
     public var place: String
+    /// The place as a value: what `Recording.allowing(_:)` takes to keep it on purpose.
+    public var location: SecretPlace
     /// Why it looks like a secret.
     public var reason: String
     /// The start of the value, the rest masked, so the report does not leak it again.
     public var preview: String
+
+    /// The redaction filter that would take it out, e.g. `.query(replacing: ["auth": "REDACTED"])`.
+    public var filter: String { location.filter }
 
     public var description: String { "track #\(trackIndex): \(place): \(reason) (\(preview))" }
 
@@ -22,134 +28,206 @@ public struct SecretFinding: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension Vinyl {
-    /// Scans every track for values that look like credentials: auth and API-key headers,
-    /// secret-named query parameters, JSON keys and form fields (`password`, `token`,
-    /// `secret`, `api_key`, `access_token`, …), passwords in URLs, and bearer tokens, JWTs and
-    /// well-known key formats anywhere in text. Redaction placeholders (`<redacted>`,
+    /// Scans every track for values that look like credentials, by the same rules the default
+    /// redaction removes them by: credential headers, secret-named query parameters (also in
+    /// URLs inside headers and bodies), JSON keys and form fields (`password`, `token`,
+    /// `secret`, `api_key`, `access_token`, `X-Amz-Signature`, …), passwords in URLs, and
+    /// bearer tokens, JWTs and well-known key formats (GitHub, Stripe, AWS, Slack, Google,
+    /// OpenAI, Anthropic, private keys) anywhere in text. Redaction placeholders (`<redacted>`,
     /// `REDACTED`, `****`) do not count.
     public func likelySecrets() -> [SecretFinding] {
+        likelySecrets(inTracks: tracks.indices, allowing: [])
+    }
+
+    /// The findings in some tracks, leaving out those `allowed` covers.
+    func likelySecrets(inTracks range: Range<Int>, allowing allowed: [SecretPlace]) -> [SecretFinding] {
         var scanner = SecretScanner()
-        for (index, track) in tracks.enumerated() {
-            scanner.scan(track, at: index)
+        for index in range {
+            scanner.scan(tracks[index], at: index)
         }
-        return scanner.findings
+        return allowed.isEmpty ? scanner.findings : scanner.findings.filter { finding in !allowed.contains { $0.covers(finding.location) } }
+    }
+}
+
+/// Token shapes that are secrets wherever they appear. Each is specific enough that a UUID, a
+/// content hash, an ETag or a version string does not match (RELIABILITY.md keeps the count).
+enum SecretPatterns {
+    struct Pattern {
+        var name: String
+        var regex: NSRegularExpression
+        /// Literal parts one of which every match contains: most text has none, and a byte
+        /// search is far cheaper than a regular expression (the recorder scans every track).
+        var anchors: [String]
+        /// Also needs upper case, lower case and digits, for prefixes short enough to start ordinary words.
+        var mustLookRandom: Bool
+    }
+
+    // Unchecked: NSRegularExpression is immutable and documented safe to share across threads.
+    private static let box = Unchecked([
+        ("a private key", #"-----BEGIN [A-Z ]*PRIVATE KEY-----"#, ["PRIVATE KEY"], false),
+        ("a bearer token", #"(?i)\bbearer\s+[A-Za-z0-9\-._~+/]{8,}=*"#, ["earer", "EARER"], false),
+        ("a JSON web token", #"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"#, ["eyJ"], false),
+        ("an AWS access key id", #"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"#, ["AKIA", "ASIA"], false),
+        ("a GitHub token", #"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})\b"#, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], false),
+        ("a Stripe secret key", #"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b"#, ["k_live_", "k_test_"], false),
+        ("a Slack token", #"\bxox[abprs]-[A-Za-z0-9-]{10,}"#, ["xox"], false),
+        ("a Google API key", #"\bAIza[0-9A-Za-z_-]{35}\b"#, ["AIza"], false),
+        ("an Anthropic API key", #"\bsk-ant-[A-Za-z0-9_-]{20,}"#, ["sk-ant-"], false),
+        ("an OpenAI API key", #"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"#, ["sk-"], true),
+    ].map { name, pattern, anchors, random in
+        // The patterns are literals: the tests run each, so `try!` cannot fail at run time.
+        Pattern(name: name, regex: try! NSRegularExpression(pattern: pattern), anchors: anchors, mustLookRandom: random)
+    })
+
+    /// Whether `text` could hold a token shape at all: one of their literal parts is in it.
+    static func mayMatch(_ text: String) -> Bool {
+        text.utf8.count >= 14 && box.value.contains { $0.anchors.contains(where: text.containsUTF8) }
+    }
+
+    /// The first token shape found in `text`, as (what it looks like, the matched text).
+    static func firstMatch(in text: String) -> (name: String, value: String)? {
+        // The shortest shape (a Slack token) takes 14 bytes; most header values and JSON strings are shorter.
+        guard text.utf8.count >= 14 else { return nil }
+        var range: NSRange?
+        for pattern in box.value where pattern.anchors.contains(where: text.containsUTF8) {
+            let whole = range ?? NSRange(text.startIndex..., in: text)
+            range = whole
+            for match in pattern.regex.matches(in: text, range: whole) {
+                guard let found = Range(match.range, in: text) else { continue }
+                let value = String(text[found])
+                if pattern.mustLookRandom && !looksRandom(value) { continue }
+                // `Bearer REDACTED` is a redacted token, not a token.
+                if pattern.anchors == ["earer", "EARER"], SensitiveNames.isRedacted(String(value.drop { !$0.isWhitespace })) { continue }
+                return (pattern.name, value)
+            }
+        }
+        return nil
+    }
+
+    private static func looksRandom(_ value: String) -> Bool {
+        value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase) && value.contains(where: \.isNumber)
     }
 }
 
 struct SecretScanner {
     private(set) var findings: [SecretFinding] = []
     private var places: Set<String> = []
-    private let patterns: [(name: String, regex: NSRegularExpression)]
-
-    init() { patterns = Self.compiledPatterns.value }
-
-    /// Compiled once per process, not per scan, so scanning many small vinyls (`gramophone scan
-    /// Vinyls/*.json`, the Redaction fuzz target) does not compile them again each time. Unchecked: `NSRegularExpression` is immutable and
-    /// documented as safe to use from many threads, but Foundation does not mark it `Sendable`.
-    private static let compiledPatterns: Unchecked<[(name: String, regex: NSRegularExpression)]> = {
-        let sources = [
-            ("a bearer token", #"(?i)\bbearer\s+[A-Za-z0-9\-._~+/]{8,}=*"#),
-            ("a JSON web token", #"eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"#),
-            ("an AWS access key id", #"\b(AKIA|ASIA)[0-9A-Z]{16}\b"#),
-            ("a GitHub token", #"\bgh[pousr]_[A-Za-z0-9]{30,}\b"#),
-            ("a Slack token", #"\bxox[abprs]-[A-Za-z0-9-]{10,}"#),
-            ("a private key", #"-----BEGIN [A-Z ]*PRIVATE KEY-----"#),
-        ]
-        // The patterns are literals: one that failed to compile would be a bug caught by the tests.
-        return Unchecked(sources.compactMap { name, pattern in (try? NSRegularExpression(pattern: pattern)).map { (name, $0) } })
-    }()
 
     mutating func scan(_ track: Track, at index: Int) {
-        scanHeaders(track.request.headers, at: index, side: "request")
-        scanURL(track.request.url, at: index, place: "request.url")
-        scanBody(track.request.body, headers: track.request.headers, at: index, side: "request")
+        scanSide(headers: track.request.headers, url: track.request.url, body: track.request.body, side: .request, at: index)
         if case .response(let response) = track.outcome {
-            scanHeaders(response.headers, at: index, side: "response")
-            if let url = response.url { scanURL(url, at: index, place: "response.url") }
-            scanBody(response.body, headers: response.headers, at: index, side: "response")
+            scanSide(headers: response.headers, url: response.url, body: response.body, side: .response, at: index)
         }
     }
 
-    private mutating func add(_ index: Int, _ place: String, _ reason: String, _ value: String) {
+    private mutating func add(_ index: Int, _ location: SecretPlace, _ place: String, _ reason: String, _ value: String) {
         guard places.insert("\(index) \(place)").inserted else { return }
-        findings.append(SecretFinding(trackIndex: index, place: place, reason: reason, preview: SecretFinding.mask(value)))
+        findings.append(SecretFinding(trackIndex: index, place: place, location: location, reason: reason, preview: SecretFinding.mask(value)))
     }
 
-    private mutating func scanHeaders(_ headers: Headers, at index: Int, side: String) {
-        for field in headers where !SensitiveNames.isRedacted(field.value) {
-            let place = "\(side).headers.\(field.name)"
+    private mutating func scanSide(headers: Headers, url: URL?, body: Data, side: SecretPlace.Side, at index: Int) {
+        for field in headers.fields where !SensitiveNames.isRedacted(field.value) {
+            let location = SecretPlace(.header(field.name), side)
             if SensitiveNames.isSensitiveHeader(field.name) {
-                add(index, place, "a credential header", field.value)
+                add(index, location, location.description, "a credential header", field.value)
             } else {
-                scanText(field.value, at: index, place: place)
+                scanText(field.value, at: index, location: location)
             }
         }
+        if let url { scanURL(url, side: side, at: index) }
+        scanBody(body, headers: headers, side: side, at: index)
     }
 
-    private mutating func scanURL(_ url: URL, at index: Int, place: String) {
-        if let password = url.password, !SensitiveNames.isRedacted(password) {
-            add(index, place, "a password in the URL", password)
+    private mutating func scanURL(_ url: URL, side: SecretPlace.Side, at index: Int) {
+        let whole = SecretPlace(.url, side)
+        // The URL's own text, not URLComponents: this runs for every track the recorder writes.
+        let text = url.absoluteString
+        let questionMark = text.firstIndex(of: "?")
+        var beforeQuery = String(questionMark.map { text[..<$0] } ?? text[...].prefix { $0 != "#" })
+        if beforeQuery.utf8.contains(UInt8(ascii: "@")), let password = url.password, !SensitiveNames.isRedacted(password) {
+            add(index, whole, whole.description, "a password in the URL", password)
+            beforeQuery = beforeQuery.replacingOccurrences(of: ":" + password + "@", with: ":@")
         }
-        for item in URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? [] {
-            guard let value = item.value, !SensitiveNames.isRedacted(value) else { continue }
-            if SensitiveNames.isSecretQueryParameter(item.name) {
-                add(index, "\(place)?\(item.name)", "a secret-named query parameter", value)
+        let query = questionMark.map { text[text.index(after: $0)...].prefix { $0 != "#" } } ?? ""
+        for pair in query.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let item = Redaction.RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
+            guard let value = item.decodedValue, !SensitiveNames.isRedacted(value) else { continue }
+            let location = SecretPlace(.query(item.decodedName), side)
+            if SensitiveNames.isSecretQueryParameter(item.decodedName, value: value) {
+                add(index, location, location.description, "a secret-named query parameter", value)
+            } else {
+                scanText(value, at: index, location: location)
             }
         }
-        scanText(url.absoluteString, at: index, place: place)
+        // The rest of the URL (host, path), the query already looked at.
+        scanText(beforeQuery, at: index, location: whole)
     }
 
-    private mutating func scanBody(_ body: Data, headers: Headers, at index: Int, side: String) {
+    private mutating func scanBody(_ body: Data, headers: Headers, side: SecretPlace.Side, at index: Int) {
         guard !body.isEmpty, UTF8Validation.isValid(body) else { return }
-        let place = "\(side).body"
+        let text = String(decoding: body, as: UTF8.self)
+        // Most bodies name no secret, hold no token shape and no signed URL: say so from the
+        // bytes, without parsing.
+        guard SensitiveNames.mayNameASecret(text) || SecretPatterns.mayMatch(text) || !SensitiveNames.embeddedQuerySecrets(in: text).isEmpty else { return }
         if let document = try? JSONParser.parse(body) {
-            scanJSON(document, at: index, place: place)
-        } else if headers.mediaType == "application/x-www-form-urlencoded" {
-            for pair in String(decoding: body, as: UTF8.self).split(separator: "&") {
-                // Empty pieces kept: `=secret` has an empty name, not the name `secret`.
+            scanJSON(document, path: "", side: side, at: index)
+            return
+        }
+        if headers.mediaType == "application/x-www-form-urlencoded" {
+            for pair in text.split(separator: "&") {
+                // Empty pieces kept: `=token=abc` has an empty name, not the name `token`.
                 let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2, !parts[1].isEmpty else { continue }
-                let name = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-                let value = String(parts[1]).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(parts[1])
-                if SensitiveNames.isSecretKey(name), !SensitiveNames.isRedacted(value) {
-                    add(index, "\(place) form field \(name)", "a secret-named form field", value)
+                guard parts.count == 2 else { continue }
+                let item = Redaction.RawQueryItem(name: String(parts[0]), value: String(parts[1]))
+                let name = item.decodedName.replacingOccurrences(of: "+", with: " ")
+                guard let value = item.decodedValue, !SensitiveNames.isRedacted(value) else { continue }
+                let location = SecretPlace(.formField(name), side)
+                if SensitiveNames.isSecretKey(name) {
+                    add(index, location, location.description, "a secret-named form field", value)
+                } else {
+                    scanText(value, at: index, location: location)
                 }
             }
+            return
         }
-        scanText(String(decoding: body, as: UTF8.self), at: index, place: place)
+        let location = SecretPlace(.body, side)
+        scanText(text, at: index, location: location)
     }
 
-    private mutating func scanJSON(_ value: JSONValue, at index: Int, place: String) {
+    private mutating func scanJSON(_ value: JSONValue, path: String, side: SecretPlace.Side, at index: Int) {
         switch value {
         case .object(let members):
             for member in members {
-                let memberPlace = place + "." + member.key
-                if SensitiveNames.isSecretKey(member.key), let text = Self.scalarText(member.value), !SensitiveNames.isRedacted(text) {
-                    add(index, memberPlace, "a secret-named JSON key", text)
-                } else {
-                    scanJSON(member.value, at: index, place: memberPlace)
+                let memberPath = path.isEmpty ? member.key : path + "." + member.key
+                let location = SecretPlace(.jsonKey(memberPath), side)
+                switch member.value {
+                case .string(let text) where SensitiveNames.isSecretKey(member.key),
+                     .number(let text) where SensitiveNames.isSecretKey(member.key):
+                    if !SensitiveNames.isRedacted(text) { add(index, location, location.description, "a secret-named JSON key", text) }
+                default:
+                    scanJSON(member.value, path: memberPath, side: side, at: index)
                 }
             }
         case .array(let items):
-            for (position, item) in items.enumerated() { scanJSON(item, at: index, place: place + "[\(position)]") }
-        default:
+            for (position, item) in items.enumerated() { scanJSON(item, path: path + "[\(position)]", side: side, at: index) }
+        case .string(let text):
+            let location = path.isEmpty ? SecretPlace(.body, side) : SecretPlace(.jsonKey(path), side)
+            scanText(text, at: index, location: location)
+        case .number, .bool, .null:
             break
         }
     }
 
-    private static func scalarText(_ value: JSONValue) -> String? {
-        switch value {
-        case .string(let text): return text
-        case .number(let text): return text
-        default: return nil
+    /// Token shapes, and signed URLs written inside the text. The place is spelled out only
+    /// for a finding: the recorder scans every string of every track it writes.
+    private mutating func scanText(_ text: String, at index: Int, location: SecretPlace) {
+        for (name, value) in SensitiveNames.embeddedQuerySecrets(in: text) {
+            let inner = SecretPlace(.query(name), location.side)
+            add(index, inner, "\(location.description) query \"\(name)\"", "a secret-named query parameter of a URL inside it", value)
         }
-    }
-
-    private mutating func scanText(_ text: String, at index: Int, place: String) {
-        let range = NSRange(text.startIndex..., in: text)
-        for pattern in patterns {
-            guard let match = pattern.regex.firstMatch(in: text, range: range), let found = Range(match.range, in: text) else { continue }
-            add(index, place, "looks like \(pattern.name)", String(text[found]))
+        if let (name, value) = SecretPatterns.firstMatch(in: text) {
+            add(index, location, location.description, "looks like \(name)", value)
         }
     }
 }

@@ -1,4 +1,15 @@
-/// Names that usually carry credentials: shared by the default redaction and `gramophone scan`.
+import Foundation
+
+/// Names and shapes that carry credentials: the one list of rules behind both the default
+/// redaction and `gramophone scan`, so what the recorder removes is what the scanner looks for.
+///
+/// Chosen from the APIs people record: OAuth 2 (`access_token`, `refresh_token`, `id_token`,
+/// `client_secret`, `code_verifier`, `client_assertion`), Google (`key=AIza…`, signed URLs'
+/// `X-Goog-Signature`/`X-Goog-Credential`, `GoogleAccessId`), Stripe and OpenAI/Anthropic
+/// (keys in `Authorization`/`x-api-key`), AWS (presigned URLs' `X-Amz-Signature`,
+/// `X-Amz-Credential`, `X-Amz-Security-Token`, `AWSAccessKeyId`/`Signature`, STS
+/// `SecretAccessKey`/`SessionToken`), GitHub (`token`, `access_token`), Azure SAS (`sig`),
+/// Firebase (`auth`), and the generic `password`, `secret`, `session`.
 enum SensitiveNames {
     /// Headers the default redaction removes.
     static func isSensitiveHeader(_ name: String) -> Bool {
@@ -9,18 +20,90 @@ enum SensitiveNames {
             || folded.containsUTF8("secret") || folded.containsUTF8("password") || folded.hasSuffix("-auth") || folded.containsUTF8("-auth-")
     }
 
-    /// JSON keys and form fields that hold secrets (normalised: lower case, `-` as `_`).
+    /// Names (compacted: lower case, no `-`, `_`, `.` or spaces) that are credentials wherever they appear.
+    private static let secretNames: Set<String> = [
+        "password", "passwd", "pwd", "passphrase", "secret", "token", "apikey", "accesstoken", "refreshtoken", "idtoken",
+        "clientsecret", "clientassertion", "codeverifier", "privatekey", "authtoken", "sessiontoken", "authorization",
+        "credential", "credentials", "session", "sessionid", "sessionkey", "secretaccesskey",
+        // Credential headers written out as JSON: an echo or debug endpoint, a HAR inside a body.
+        "cookie", "setcookie", "proxyauthorization", "xapikey", "xauthtoken",
+    ]
+    /// Endings that make a name a credential: `webhook_secret`, `new_password`, `x_api_key`, `csrf_token`.
+    private static let secretSuffixes = ["password", "passwd", "secret", "secretkey", "secretaccesskey", "apikey", "privatekey", "token", "sessionid"]
+    /// `…token` names that are pagination or sync cursors, not credentials: redacting them would
+    /// make page 2 and page 3 the same request.
+    private static let cursorTokens: Set<String> = [
+        "pagetoken", "nextpagetoken", "prevpagetoken", "previouspagetoken", "nexttoken", "continuationtoken", "synctoken",
+        "nextsynctoken", "resumetoken", "paginationtoken", "starttoken", "cursortoken",
+    ]
+    /// Names that are credentials in a URL query only: signatures of signed URLs and API keys
+    /// passed as parameters. (`key` is listed apart: it is a credential only when its value looks like one.)
+    private static let queryOnlyNames: Set<String> = [
+        "sig", "signature", "auth", "xamzsignature", "xamzcredential", "xgoogsignature", "xgoogcredential", "googleaccessid", "awsaccesskeyid",
+    ]
+
+    /// JSON keys and form fields that hold secrets, in any case and with any separator.
     static func isSecretKey(_ key: String) -> Bool {
-        let folded = fold(key, "-", into: "_")
-        if ["password", "passwd", "pwd", "secret", "token", "api_key", "apikey", "access_token", "refresh_token", "id_token",
-            "client_secret", "private_key", "auth_token", "session_token", "authorization", "credentials", "passphrase"].contains(folded) { return true }
-        return folded.hasSuffix("_token") || folded.hasSuffix("_secret") || folded.hasSuffix("password") || folded.containsUTF8("api_key") || folded.hasSuffix("apikey")
+        let compact = compacted(key)
+        if secretNames.contains(compact) { return true }
+        if cursorTokens.contains(compact) { return false }
+        return secretSuffixes.contains { compact.hasSuffix($0) }
     }
 
-    /// Query parameters that hold secrets: the secret keys plus names APIs use for keys and signatures.
-    static func isSecretQueryParameter(_ name: String) -> Bool {
-        let folded = fold(name, "-", into: "_")
-        return isSecretKey(folded) || ["key", "sig", "signature", "x_amz_signature", "x_amz_credential", "x_amz_security_token", "code"].contains(folded)
+    /// Whether `text` could contain a secret name: one of the stems every name in these lists
+    /// contains, ignoring case and separators. A body without one needs no parsing: most
+    /// bodies a recorder sees (lists, records, echoes without credentials) have none.
+    static func mayNameASecret(_ text: String) -> Bool {
+        var compact: [UInt8] = []
+        compact.reserveCapacity(text.utf8.count)
+        for byte in text.utf8 where byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") && byte != UInt8(ascii: ".") && byte != UInt8(ascii: " ") {
+            compact.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
+        }
+        // One pass: only where a stem's first letter stands are the stems compared.
+        for start in compact.indices {
+            guard let stems = stemsByFirstByte[compact[start]] else { continue }
+            for stem in stems where start + stem.count <= compact.count {
+                if stem.indices.allSatisfy({ compact[start + $0] == stem[$0] }) { return true }
+            }
+        }
+        return false
+    }
+
+    /// Every secret name and suffix above contains one of these (`api_key` has `key`, `passwd`
+    /// `pass`, `client_assertion` `assertion`), keyed by first letter.
+    private static let stemsByFirstByte: [UInt8: [[UInt8]]] = Dictionary(grouping: [
+        "pass", "pwd", "secret", "token", "key", "auth", "credential", "session", "cookie", "sig", "assertion", "verifier",
+    ].map { Array($0.utf8) }, by: { $0[0] })
+
+    /// Query parameters that hold secrets: the secret keys, signatures of signed URLs, and
+    /// `key` when its value has the shape of an API key (Google's `key=AIza…`), not a lookup
+    /// key such as `key=user-42`.
+    static func isSecretQueryParameter(_ name: String, value: String?) -> Bool {
+        let compact = compacted(name)
+        if isSecretKey(name) || queryOnlyNames.contains(compact) { return true }
+        return compact == "key" && value.map(looksLikeKey) == true
+    }
+
+    /// A run of at least 20 letters and digits (and `-`/`_`) mixing upper case, lower case and
+    /// digits: an API key. Words, UUIDs and hex hashes never mix all three.
+    static func looksLikeKey(_ value: String) -> Bool {
+        guard value.utf8.count >= 20 else { return false }
+        var upper = false, lower = false, digit = false
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): upper = true
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): lower = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = true
+            case UInt8(ascii: "-"), UInt8(ascii: "_"): break
+            default: return false
+            }
+        }
+        return upper && lower && digit
+    }
+
+    /// Lower case without separators, so `X-Amz-Signature`, `x_amz_signature` and `XAmzSignature` agree.
+    static func compacted(_ name: String) -> String {
+        String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { !"-_. ".unicodeScalars.contains($0) }))
     }
 
     /// Lower case with one separator made the other. Not `replacingOccurrences`: it bridges to
@@ -54,5 +137,62 @@ enum SensitiveNames {
             }
         }
         return parts
+    }
+
+    /// `name=value` pairs of URL queries embedded in text (a `Location` header, a link in a
+    /// body, a URL passed as a query parameter) whose name is a secret query parameter.
+    /// Looks in the text as it is and percent-decoded once, so a URL inside a URL is seen too.
+    static func embeddedQuerySecrets(in text: String) -> [(name: String, value: String)] {
+        // Most header values and strings hold no query: skip them without copying.
+        let encoded = text.utf8.contains(UInt8(ascii: "%"))
+        guard encoded || text.utf8.contains(UInt8(ascii: "=")) else { return [] }
+        var found = secretPairs(in: text)
+        if encoded, let decoded = text.removingPercentEncoding, decoded != text { found += secretPairs(in: decoded) }
+        return found
+    }
+
+    /// Each `name=value` that follows a `?` or `&`: the name of letters, digits, `_`, `.`, `-`
+    /// (at most 64), the value up to `&`, `#`, white space, a quote, `<`, `>` or `\`.
+    /// By hand, not NSRegularExpression: this runs on every string of every recorded track.
+    private static func secretPairs(in text: String) -> [(name: String, value: String)] {
+        let bytes = Array(text.utf8)
+        var found: [(name: String, value: String)] = []
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            index += 1
+            guard byte == UInt8(ascii: "?") || byte == UInt8(ascii: "&") else { continue }
+            let nameStart = index
+            while index < bytes.count, index - nameStart < 64, isNameByte(bytes[index]) { index += 1 }
+            guard index > nameStart, index < bytes.count, bytes[index] == UInt8(ascii: "=") else { continue }
+            let name = String(decoding: bytes[nameStart..<index], as: UTF8.self)
+            index += 1
+            let valueStart = index
+            while index < bytes.count, !endsValue(bytes[index]) { index += 1 }
+            guard index > valueStart else { continue }
+            let value = String(decoding: bytes[valueStart..<index], as: UTF8.self)
+            if isSecretQueryParameter(name, value: value), !isRedacted(value) { found.append((name, value)) }
+        }
+        return found
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+             UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    private static func endsValue(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"),
+             UInt8(ascii: " "), 0x09, 0x0A, 0x0B, 0x0C, 0x0D:
+            return true
+        default:
+            return false
+        }
     }
 }

@@ -16,6 +16,35 @@ struct Delegation: @unchecked Sendable {
         await TaskCore.perform(on: queue, body)
     }
 
+    /// Asks the delegate whether to follow a redirect: the request to send, or nil to stop at
+    /// the 3xx; `request` itself when the delegate does not implement the method.
+    func willPerformRedirection(_ task: URLSessionTask, _ response: HTTPURLResponse, _ request: URLRequest) async -> URLRequest? {
+        guard let delegate = delegate as? URLSessionTaskDelegate else { return request }
+        let session = session
+        let box = Unchecked((delegate, task))
+        return await withCheckedContinuation { (continuation: CheckedContinuation<URLRequest?, Never>) in
+            // The delegate may call the handler more than once, or from any thread: answer once.
+            let answered = Locked(false)
+            let handler: @Sendable (URLRequest?) -> Void = { chosen in
+                let first = answered.withLock { done in
+                    defer { done = true }
+                    return !done
+                }
+                if first { continuation.resume(returning: chosen) }
+            }
+            queue.addOperation {
+                let (delegate, task) = box.value
+                #if canImport(FoundationNetworking)
+                delegate.urlSession(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: handler)
+                #else
+                if delegate.urlSession?(session, task: task, willPerformHTTPRedirection: response, newRequest: request, completionHandler: handler) == nil {
+                    handler(request)
+                }
+                #endif
+            }
+        }
+    }
+
     /// Asks the delegate what to do with `response`; `.allow` when it does not implement the method.
     func didReceiveResponse(_ task: URLSessionTask, _ response: URLResponse) async -> URLSession.ResponseDisposition {
         guard let dataTask = task as? URLSessionDataTask, let delegate = delegate as? URLSessionDataDelegate else { return .allow }

@@ -35,7 +35,7 @@ extension Track.Request {
     }
 
     /// A `URLRequest` that sends this request.
-    public var urlRequest: URLRequest {
+    var urlRequest: URLRequest {
         var request = URLRequest(url: url)
         request.httpMethod = method
         for field in headers.fields { request.addValue(field.value, forHTTPHeaderField: field.name) }
@@ -46,7 +46,7 @@ extension Track.Request {
 
 extension Track.Response {
     /// The `HTTPURLResponse` a client receives for this response.
-    public func httpURLResponse(for requestURL: URL) -> HTTPURLResponse {
+    func httpURLResponse(for requestURL: URL) -> HTTPURLResponse {
         // HTTPURLResponse only fails on a malformed version string; fall back to HTTP/1.1.
         HTTPURLResponse(url: url ?? requestURL, statusCode: status, httpVersion: httpVersion ?? "HTTP/1.1", headerFields: headers.dictionary)
             ?? HTTPURLResponse(url: url ?? requestURL, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)!

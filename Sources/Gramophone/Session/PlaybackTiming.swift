@@ -13,7 +13,8 @@ public enum PlaybackTiming: Sendable, Hashable {
     case recordedDuration(speed: Double = 1)
     /// Concurrent requests complete in the order they completed when recorded: a track answers
     /// at `recordedAt + duration` on the recording's clock, replayed from the moment the first
-    /// request reached the Turntable (and after `restartPlaybackClock()`), divided by `speed`.
+    /// request reached the Turntable (and from the next request after `timing` is set again),
+    /// divided by `speed`.
     /// Tracks without `recordedAt` fall back to `recordedDuration`.
     case chronological(speed: Double = 1)
 }
@@ -25,33 +26,36 @@ struct PlaybackClock: Sendable {
 }
 
 extension Turntable {
-    /// Forgets when playback started, so the next request is the recording's start again.
-    public func restartPlaybackClock() {
-        settings.withLock { $0.clock = PlaybackClock() }
+    /// How long to hold `answer` back, in seconds: a stub's delay as its network condition
+    /// says (whatever the timing), a track's as the timing says, nothing for the network.
+    func playbackDelay(for answer: Answer) -> TimeInterval {
+        switch answer.source {
+        case .stub(let delay): return delay
+        case .network, .miss: return 0
+        case .track(let index, let duration): return trackDelay(index: index, recordedDuration: duration)
+        }
     }
 
-    /// How long to hold `answer` back under the current timing, in seconds.
-    func playbackDelay(for answer: Answer) -> TimeInterval {
+    private func trackDelay(index: Int, recordedDuration duration: TimeInterval?) -> TimeInterval {
         let (timing, clock) = settings.withLock { ($0.timing, $0.clock) }
         switch timing {
         case .immediate:
             return 0
         case .recordedDuration(let speed):
-            return Self.scaled(answer.duration ?? 0, speed)
+            return Self.scaled(duration ?? 0, speed)
         case .chronological(let speed):
-            guard let index = answer.trackIndex else { return 0 }
             let (recordedAt, start) = deck.withLock { deck -> (Date?, Date?) in
                 guard deck.index.tracks.indices.contains(index) else { return (nil, nil) }
                 return (deck.index.tracks[index].recordedAt, deck.index.tracks.compactMap(\.recordedAt).min())
             }
-            guard let recordedAt, let start else { return Self.scaled(answer.duration ?? 0, speed) }
+            guard let recordedAt, let start else { return Self.scaled(duration ?? 0, speed) }
             let now = Date()
             let origin = clock.origin ?? settings.withLock { settings in
                 // The first request sets the origin; a racing second one keeps the first's.
                 if settings.clock.origin == nil { settings.clock.origin = (now, start) }
                 return settings.clock.origin ?? (now, start)
             }
-            let finishedInRecording = recordedAt.addingTimeInterval(answer.duration ?? 0).timeIntervalSince(origin.recording)
+            let finishedInRecording = recordedAt.addingTimeInterval(duration ?? 0).timeIntervalSince(origin.recording)
             let due = origin.wall.addingTimeInterval(Self.scaled(finishedInRecording, speed))
             return max(0, due.timeIntervalSince(now))
         }

@@ -29,21 +29,6 @@ struct SessionSettings: @unchecked Sendable {
 }
 
 extension Turntable {
-    /// A Turntable playing `vinyl` that reports to `delegate` on `delegateQueue`, as a
-    /// `URLSession(configuration:delegate:delegateQueue:)` would.
-    ///
-    /// - Parameters:
-    ///   - delegate: receives the data, task and download delegate calls of tasks created
-    ///     without a completion handler, in the order a real session makes them.
-    ///   - delegateQueue: where delegate calls and completion handlers run; a serial queue when nil.
-    ///   - timing: when answers arrive (`.immediate` by default).
-    public convenience init(vinyl: Vinyl, matching: MatchingStrategy = .default, file: URL? = nil,
-                            delegate: (any URLSessionDelegate)?, delegateQueue: OperationQueue? = nil, timing: PlaybackTiming = .immediate) {
-        self.init(vinyl: vinyl, matching: matching, file: file)
-        setDelegate(delegate, queue: delegateQueue)
-        self.timing = timing
-    }
-
     /// Sets the delegate and the queue its calls (and completion handlers) run on; a new
     /// serial queue when `queue` is nil. Tasks already running keep what they started with.
     public func setDelegate(_ delegate: (any URLSessionDelegate)?, queue: OperationQueue? = nil) {
@@ -59,16 +44,17 @@ extension Turntable {
     /// The queue delegate calls and completion handlers run on, as `URLSession.delegateQueue`.
     public var delegateQueue: OperationQueue { settings.withLock { $0.delegateQueue } }
 
-    /// When answers arrive; see `PlaybackTiming`.
+    /// When answers arrive; see `PlaybackTiming`. Setting it (even to the same value) starts
+    /// the chronological clock over: the next request is the recording's start again.
     public var timing: PlaybackTiming {
         get { settings.withLock { $0.timing } }
-        set { settings.withLock { $0.timing = newValue } }
+        set { settings.withLock { $0.timing = newValue; $0.clock = PlaybackClock() } }
     }
 
     /// The largest piece of a body handed to `urlSession(_:dataTask:didReceive:)` (or written
     /// per `didWriteData` call) at once: a body longer than this arrives in several calls, as
     /// from a network. 16 KiB by default; at least 1.
-    public var bodyChunkSize: Int {
+    var bodyChunkSize: Int {
         get { settings.withLock { $0.chunkSize } }
         set { settings.withLock { $0.chunkSize = max(1, newValue) } }
     }

@@ -54,7 +54,22 @@ final class TaskCore: Sendable {
     let completion: TaskCompletion
     let identifier: Int
     let locked = Locked(State())
-    // Progress is thread-safe on Apple systems; we only write it under `locked`.
+    /// What callers may set on a task (`taskDescription`, `priority`…); kept apart from `locked`
+    /// because a KVO observer of the run's changes may read these.
+    struct Attributes {
+        var taskDescription: String?
+        var priority: Float = 0.5
+        var earliestBeginDate: Date?
+        var clientExpectsToSend: Int64 = -1
+        var clientExpectsToReceive: Int64 = -1
+        var delegate: (any URLSessionTaskDelegate)?
+        var prefersIncrementalDelivery = true
+    }
+    /// Locked, not Sendable: the delegate is a reference Foundation does not mark Sendable,
+    /// stored and handed back as URLSessionTask does.
+    let attributes = Locked(Attributes())
+    // Progress is thread-safe (it locks itself); it is written outside `locked`, because on
+    // Apple platforms its KVO observers run synchronously and may read the task.
     private let progressBox = Unchecked(Progress(totalUnitCount: -1))
     var progress: Progress { progressBox.value }
 
@@ -74,7 +89,7 @@ final class TaskCore: Sendable {
     /// Starts the task once; later calls, and calls after `cancel`, do nothing.
     func resume(_ task: URLSessionTask) {
         let box = Unchecked(task)
-        locked.withLock { state in
+        change(task, ["state"]) { state in
             guard state.state == .suspended, !state.cancelRequested else { return }
             state.state = .running
             state.driver = Task { await self.run(box.value) }
@@ -84,7 +99,7 @@ final class TaskCore: Sendable {
     /// Ends the task with `URLError(.cancelled)`, whether or not it was resumed.
     func cancel(_ task: URLSessionTask) {
         let box = Unchecked(task)
-        locked.withLock { state in
+        change(task, ["state"]) { state in
             guard state.state == .suspended || state.state == .running else { return }
             state.cancelRequested = true
             let neverStarted = state.state == .suspended
@@ -96,6 +111,24 @@ final class TaskCore: Sendable {
                 state.driver?.cancel()
             }
         }
+    }
+
+    /// `cancel(byProducingResumeData:)`: a replayed download has no resume data, so the
+    /// handler gets nil (on the delegate queue, as URLSession calls it) and the task is cancelled.
+    func cancel(_ task: URLSessionTask, resumeDataHandler: Unchecked<(Data?) -> Void>) {
+        cancel(task)
+        turntable.delegateQueue.addOperation { resumeDataHandler.value(nil) }
+    }
+
+    /// Changes the state under the lock, telling key-value observers of `keys` around it on
+    /// Apple platforms (outside the lock: observers run synchronously and may read the task).
+    @discardableResult
+    func change<R>(_ task: URLSessionTask, _ keys: [String], _ body: (inout State) -> R) -> R {
+        #if !canImport(FoundationNetworking)
+        for key in keys { task.willChangeValue(forKey: key) }
+        defer { for key in keys.reversed() { task.didChangeValue(forKey: key) } }
+        #endif
+        return locked.withLock(body)
     }
 
     private var cancelRequested: Bool { locked.withLock { $0.cancelRequested } }
@@ -121,12 +154,17 @@ final class TaskCore: Sendable {
                 // Upload bodies take part in matching: they become the request's body.
                 live.body = try source.read()
                 let count = Int64(live.body.count)
-                locked.withLock { $0.sent = count; $0.expectedToSend = count }
+                change(task, ["countOfBytesSent", "countOfBytesExpectedToSend"]) { $0.sent = count; $0.expectedToSend = count }
                 if count > 0, let delegation {
                     await delegation.perform { delegation.didSendBodyData(task, count) }
                 }
             }
-            let answer = await turntable.answer(live)
+            // Redirects are followed as URLSession follows them, asking the delegate if there is one.
+            let asked = turntable.delegation(for: .delegate)
+            let answer = await turntable.answerFollowingRedirects(live) { response, next in
+                guard let asked else { return next }
+                return await asked.willPerformRedirection(task, response, next)
+            }
             await turntable.waitForPlayback(of: answer)
             outcome = answer.outcome
         } catch {
@@ -137,11 +175,11 @@ final class TaskCore: Sendable {
         case .failure(let error):
             await finish(task, error: error)
         case .success(let (response, body)):
-            locked.withLock { state in
+            change(task, ["response", "countOfBytesExpectedToReceive"]) { state in
                 state.response = response
                 state.expectedToReceive = Int64(body.count)
-                progress.totalUnitCount = Int64(body.count)
             }
+            progress.totalUnitCount = Int64(body.count)
             await deliver(task, response, body, delegation)
         }
     }
@@ -149,19 +187,19 @@ final class TaskCore: Sendable {
     private func deliver(_ task: URLSessionTask, _ response: HTTPURLResponse, _ body: Data, _ delegation: Delegation?) async {
         switch completion {
         case .data:
-            received(body.count)
+            received(body.count, by: task)
             await finish(task, error: nil, data: body)
         case .download:
             do {
                 let file = try Self.writeTemporaryFile(body)
-                received(body.count)
+                received(body.count, by: task)
                 await finish(task, error: nil, file: file)
             } catch {
                 await finish(task, error: error)
             }
         case .delegate:
             guard let delegation else {
-                received(body.count)
+                received(body.count, by: task)
                 return await finish(task, error: nil)
             }
             let chunks = Self.chunks(of: body, size: turntable.bodyChunkSize)
@@ -170,7 +208,7 @@ final class TaskCore: Sendable {
                 do { file = try Self.writeTemporaryFile(body) } catch { return await finish(task, error: error) }
                 for chunk in chunks {
                     if cancelRequested { try? FileManager.default.removeItem(at: file); return await finish(task, error: cancellationError) }
-                    let total = received(chunk.count)
+                    let total = received(chunk.count, by: task)
                     await delegation.perform { delegation.didWriteData(task, Int64(chunk.count), total, Int64(body.count)) }
                 }
                 if cancelRequested { try? FileManager.default.removeItem(at: file); return await finish(task, error: cancellationError) }
@@ -185,7 +223,7 @@ final class TaskCore: Sendable {
             guard disposition != .cancel, !cancelRequested else { return await finish(task, error: cancellationError) }
             for chunk in chunks {
                 if cancelRequested { return await finish(task, error: cancellationError) }
-                received(chunk.count)
+                received(chunk.count, by: task)
                 await delegation.perform { delegation.didReceiveData(task, chunk) }
             }
             await finish(task, error: nil)
@@ -194,29 +232,30 @@ final class TaskCore: Sendable {
 
     /// Counts `count` more bytes received; returns the total.
     @discardableResult
-    private func received(_ count: Int) -> Int64 {
-        locked.withLock { state in
+    private func received(_ count: Int, by task: URLSessionTask) -> Int64 {
+        let total = change(task, ["countOfBytesReceived"]) { state in
             state.received += Int64(count)
-            progress.completedUnitCount = state.received
             return state.received
         }
+        progress.completedUnitCount = total
+        return total
     }
 
     /// Completes the task once: records the error, marks it completed and tells the
     /// completion handler or the delegate, on the delegate queue.
     func finish(_ task: URLSessionTask, error: (any Error)?, data: Data? = nil, file: URL? = nil) async {
-        let response = locked.withLock { state -> URLResponse?? in
+        let ended = change(task, ["state", "error"]) { state -> (response: URLResponse?, received: Int64)? in
             guard state.state != .completed else { return nil }
             state.state = .completed
             state.error = error
             state.driver = nil
-            if error == nil, progress.totalUnitCount < 0 {
-                progress.totalUnitCount = state.received
-                progress.completedUnitCount = state.received
-            }
-            return .some(error == nil ? state.response : nil)
+            return (error == nil ? state.response : nil, state.received)
         }
-        guard let response else { return }
+        guard let (response, received) = ended else { return }
+        if error == nil, progress.totalUnitCount < 0 {
+            progress.totalUnitCount = received
+            progress.completedUnitCount = received
+        }
         let queue = turntable.delegateQueue
         switch completion {
         case .data(let handler):

@@ -44,8 +44,8 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     let deck: Locked<Deck>
-    /// Stubs written in code, answered before the vinyl (Turntable+Stubs.swift).
-    let stubs = StubRegistry()
+    /// Stubs written in code, answered before the vinyl, private to this Turntable.
+    public let stubs = StubRegistry()
 
     /// Delegate, queue, timing and the URLProtocol class (Session/SessionSettings.swift).
     let settings = Locked(SessionSettings())
@@ -53,15 +53,12 @@ public final class Turntable: NetworkSession, Sendable {
     /// Records missing tracks and writes the vinyl; nil for a replay-only Turntable.
     let recorder: Recorder?
 
-    /// A Turntable playing `vinyl`.
-    /// - Parameter file: where the vinyl came from, named in miss reports.
-    public init(vinyl: Vinyl, matching: MatchingStrategy = .default, file: URL? = nil) {
-        deck = Locked(Deck(vinyl: vinyl, file: file, strategy: matching))
-        recorder = nil
+    /// A Turntable playing `vinyl`, built in code or read with `Vinyl(contentsOf:)`.
+    public convenience init(vinyl: Vinyl, matching: MatchingStrategy = .default) {
+        self.init(vinyl: vinyl, matching: matching, file: nil, recorder: nil)
     }
 
-    /// A recording Turntable (see Recording/Turntable+Recording.swift).
-    init(vinyl: Vinyl, matching: MatchingStrategy, file: URL, recorder: Recorder) {
+    init(vinyl: Vinyl, matching: MatchingStrategy, file: URL?, recorder: Recorder?) {
         deck = Locked(Deck(vinyl: vinyl, file: file, strategy: matching))
         self.recorder = recorder
     }
@@ -71,57 +68,73 @@ public final class Turntable: NetworkSession, Sendable {
         if recorder != nil { ejectOnRelease() }
     }
 
-    /// A Turntable playing the vinyl file `name` (`.json` added) from `folder`.
-    public convenience init(vinylNamed name: String, in folder: URL = VinylLocation.defaultFolder, matching: MatchingStrategy = .default) throws {
-        let file = try VinylLocation.file(for: name, in: folder)
-        self.init(vinyl: try Vinyl(contentsOf: file), matching: matching, file: file)
-    }
-
-    /// A Turntable playing a vinyl shipped as a resource of `bundle` (e.g. a test target's
-    /// `Bundle.module`), looked up at the bundle's top level and in its `Vinyls` folder.
-    public convenience init(vinylNamed name: String, bundle: Bundle, matching: MatchingStrategy = .default) throws {
-        let file = try Self.resource(named: name, in: bundle)
-        self.init(vinyl: try Vinyl(contentsOf: file), matching: matching, file: file)
-    }
-
-    /// A Turntable playing a DVR cassette from `folder`.
-    public convenience init(cassetteNamed name: String, in folder: URL = VinylLocation.defaultFolder, matching: MatchingStrategy = .default) throws {
-        let file = try VinylLocation.file(for: name, in: folder)
-        self.init(vinyl: try Vinyl(contentsOf: file, format: .dvr), matching: matching, file: file)
-    }
-
-    static func resource(named name: String, in bundle: Bundle) throws -> URL {
-        try VinylLocation.validate(name)
-        let relative = try VinylLocation.file(for: name, in: URL(fileURLWithPath: "/")).path.dropFirst()
-        let folder = (relative as NSString).deletingLastPathComponent
-        let file = (relative as NSString).lastPathComponent
-        let base = (file as NSString).deletingPathExtension
-        let ext = (file as NSString).pathExtension
-        var tried: [String] = []
-        // SwiftPM's `.copy("Vinyls")` keeps the folder, `.process` flattens it: look in both.
-        for prefix in ["", "Vinyls", "Resources", "Resources/Vinyls"] {
-            let subdirectory = [prefix, folder].filter { !$0.isEmpty }.joined(separator: "/")
-            if let url = bundle.url(forResource: base, withExtension: ext, subdirectory: subdirectory.isEmpty ? nil : subdirectory) {
-                return url
-            }
-            tried.append(subdirectory.isEmpty ? file : subdirectory + "/" + file)
+    /// A Turntable playing the vinyl `name` from `store`, in any format Gramophone reads
+    /// (its own, Vinyl's, DVR, HAR, VCR, plist: detected from the file).
+    ///
+    /// With `recording`, requests no track answers go to the real network and are recorded
+    /// (see `Recording` and `RecordMode`): a missing file is fine when the mode records, and
+    /// is written on `eject()` or when the Turntable is released; with `.all` an existing file
+    /// is not read, it will be replaced.
+    ///
+    /// - Parameter store: where the vinyl is; nil is `VinylStore.defaultFolder()` of the
+    ///   calling file (`sourceFile`): the `Vinyls` folder of its package.
+    /// - Throws: `VinylError` for a bad name, a missing vinyl (that will not be recorded) or an
+    ///   unreadable one; `RecordingError.invalidMode` for an unknown `GRAMOPHONE_RECORD_MODE`.
+    public convenience init(vinylNamed name: String, from store: VinylStore? = nil, matching: MatchingStrategy = .default, recording: Recording? = nil,
+                            sourceFile: StaticString = #filePath) throws {
+        let store = store ?? .defaultFolder(near: sourceFile)
+        let file = try store.file(for: name)
+        guard let recording else {
+            self.init(vinyl: try Self.read(file, from: store), matching: matching, file: file, recorder: nil)
+            return
         }
-        throw VinylError(.notFound, file: bundle.bundleURL.appendingPathComponent(tried[0]).path,
-                         problem: "no vinyl named \"\(name)\" in the bundle \(bundle.bundleURL.lastPathComponent) (looked for \(tried.joined(separator: ", ")))",
-                         fix: "Add the vinyls to the test target's resources (resources: [.copy(\"Vinyls\")]) or record them")
+        let mode = try recording.resolvedMode(defaultForBundle: store.isBundle)
+        let exists = FileManager.default.fileExists(atPath: file.path)
+        let vinyl: Vinyl
+        switch mode {
+        case .all:
+            vinyl = Vinyl(name: file.deletingPathExtension().lastPathComponent)
+        case .once, .newEpisodes:
+            vinyl = exists ? try Vinyl(contentsOf: file) : Vinyl(name: file.deletingPathExtension().lastPathComponent)
+        case .never:
+            guard exists else {
+                let why = recording.mode == nil ? (store.isBundle ? " (the default for a bundle)" : recording.isCI ? " (the default on CI)" : "") : ""
+                throw VinylError(.notFound, file: file.path, problem: "no such file, and the record mode is never\(why)",
+                                 fix: "Record it locally first (the default mode, once, records a missing vinyl), or set \(Recording.modeVariable)=once")
+            }
+            vinyl = try Vinyl(contentsOf: file)
+        }
+        self.init(vinyl: vinyl, matching: matching, file: file, recorder: Recorder(recording: recording, mode: mode, file: file, isNew: !exists, loadedCount: vinyl.tracks.count))
+    }
+
+    /// Reads the vinyl at `file`, with the store's advice when it is missing.
+    static func read(_ file: URL, from store: VinylStore) throws -> Vinyl {
+        do {
+            return try Vinyl(contentsOf: file)
+        } catch var error as VinylError where error.kind == .notFound {
+            error.fix = store.fixForMissingVinyl
+            throw error
+        }
     }
 
     // MARK: Changing the vinyl
 
     /// Puts another vinyl on, forgetting what was played: reuse one Turntable across tests.
-    public func load(vinyl: Vinyl, file: URL? = nil) {
-        deck.withLock { deck in deck = Deck(vinyl: vinyl, file: file, strategy: deck.strategy) }
+    /// Stubs, timing and the delegate stay; recording (if any) goes on into the first vinyl's file.
+    public func load(vinyl: Vinyl) {
+        load(vinyl, file: nil)
     }
 
-    /// Loads the vinyl file `name` from `folder`.
-    public func load(vinylNamed name: String, in folder: URL = VinylLocation.defaultFolder) throws {
-        let file = try VinylLocation.file(for: name, in: folder)
-        load(vinyl: try Vinyl(contentsOf: file), file: file)
+    /// Puts the vinyl `name` from `store` (nil: the calling file's package's `Vinyls`) on,
+    /// forgetting what was played.
+    public func load(vinylNamed name: String, from store: VinylStore? = nil, sourceFile: StaticString = #filePath) throws {
+        let store = store ?? .defaultFolder(near: sourceFile)
+        let file = try store.file(for: name)
+        load(try Self.read(file, from: store), file: file)
+    }
+
+    private func load(_ vinyl: Vinyl, file: URL?) {
+        deck.withLock { deck in deck = Deck(vinyl: vinyl, file: file, strategy: deck.strategy) }
     }
 
     /// The vinyl now on the Turntable.
@@ -135,40 +148,30 @@ public final class Turntable: NetworkSession, Sendable {
 
     // MARK: Playback state
 
-    /// What has been played so far.
+    /// What this Turntable has played, recorded and missed so far.
     public var playback: Playback {
-        deck.withLock { deck in
-            Playback(vinylName: deck.vinyl.name, playCounts: deck.playCounts, requestsAnswered: deck.answered, misses: deck.misses)
+        let recorded = recorder?.ledger.withLock { $0.recordedCount } ?? 0
+        return deck.withLock { deck in
+            Playback(vinylName: deck.vinyl.name, file: recorder?.file ?? deck.file, mode: recorder?.mode ?? .never,
+                     isNew: recorder?.isNew ?? false, isWriteProtected: !(recorder?.mayRecord ?? false),
+                     playCounts: deck.playCounts, requestsAnswered: deck.answered, recordedCount: recorded,
+                     misses: deck.misses, missReports: deck.missLog)
         }
     }
 
-    // MARK: Answering
+    // MARK: Answering (the one way through is in Session/Answer.swift)
 
-    /// What a request is answered with.
-    struct Answer: Sendable {
-        var outcome: Result<(HTTPURLResponse, Data), any Error>
-        var trackIndex: Int?
-        var duration: TimeInterval?
-    }
-
-    /// Finds the track for `live` and marks it played; the one place matching happens.
-    ///
-    /// - Parameter explainingMisses: whether a miss searches every track for the nearest one
-    ///   (a scan of the whole vinyl). Callers that will not show the miss, such as a recorder
-    ///   about to record it, pass false so recording stays flat in vinyl size.
-    func play(_ live: Track.Request, explainingMisses: Bool = true) -> Answer {
+    /// The track for `live`, marked played, or nil when none matches. Counts nothing on a
+    /// miss: a miss is counted and explained once, at the end of the way through.
+    func play(_ live: Track.Request) -> Answer? {
         let liveParts = RequestParts(live)
-        return deck.withLock { deck -> Answer in
-            guard let index = Self.select(live, liveParts, in: &deck) else {
-                deck.misses += 1
-                let report = explainingMisses ? Self.missReport(for: live, deck: deck)
-                    : MissReport(request: live, vinylName: deck.vinyl.name, vinylPath: deck.file?.path, strategy: deck.strategy.description, differences: [])
-                return Answer(outcome: .failure(TurntableError.noMatchingTrack(report)), trackIndex: nil, duration: nil)
-            }
+        return deck.withLock { deck -> Answer? in
+            guard let index = Self.select(live, liveParts, in: &deck) else { return nil }
             deck.playCounts[index] += 1
             deck.played[index] = true
             deck.answered += 1
             let track = deck.index.tracks[index]
+            let source = Answer.Source.track(index, recordedDuration: track.duration)
             switch track.outcome {
             case .response(let response):
                 let httpResponse: HTTPURLResponse
@@ -178,9 +181,9 @@ public final class Turntable: NetworkSession, Sendable {
                     httpResponse = response.httpURLResponse(for: track.request.url)
                     deck.responses[index] = httpResponse
                 }
-                return Answer(outcome: .success((httpResponse, response.body)), trackIndex: index, duration: track.duration)
+                return Answer(outcome: .success((httpResponse, response.body)), source: source)
             case .failure(let failure):
-                return Answer(outcome: .failure(failure.makeError(for: live.url)), trackIndex: index, duration: track.duration)
+                return Answer(outcome: .failure(failure.makeError(for: live.url)), source: source)
             }
         }
     }
@@ -199,7 +202,7 @@ public final class Turntable: NetworkSession, Sendable {
         }
     }
 
-    private static func missReport(for live: Track.Request, deck: Deck) -> MissReport {
+    static func missReport(for live: Track.Request, deck: Deck) -> MissReport {
         var report = MissReport(request: live, vinylName: deck.vinyl.name, vinylPath: deck.file?.path, strategy: deck.strategy.description, differences: [])
         switch deck.strategy.mode {
         case .trackOrder(let checking):
@@ -226,15 +229,6 @@ public final class Turntable: NetworkSession, Sendable {
         }
     }
 
-    /// Answers `live`: the async entry point every API style funnels into.
-    func answer(_ live: Track.Request) async -> Answer {
-        // Stubs answer first, then the vinyl, then (when recording) the real session.
-        if let stubbed = await stubs.turntableAnswer(live) { return stubbed }
-        let answer = if let recorder { await answer(live, recordingWith: recorder) } else { play(live) }
-        logIfMissed(answer)
-        return answer
-    }
-
     // MARK: NetworkSession
 
     public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
@@ -246,24 +240,44 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     public func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
-        TurntableDataTask(core: TaskCore(turntable: self, request: request, kind: .data, completion: .data(completionHandler)))
+        TaskCore(turntable: self, request: request, kind: .data, completion: .data(completionHandler)).makeTask(TurntableDataTask.self)
     }
 }
 
-/// What a Turntable has played.
-public struct Playback: Sendable, Equatable {
+/// What a Turntable has played, recorded and missed: `turntable.playback`.
+public struct Playback: Sendable, Equatable, CustomStringConvertible {
+    /// The vinyl's name.
     public var vinylName: String
+    /// The vinyl's file, when it has one.
+    public var file: URL?
+    /// The record mode in force (`.never` for a Turntable that does not record).
+    public var mode: RecordMode
+    /// No vinyl file existed when the Turntable was made.
+    public var isNew: Bool
+    /// Nothing can be recorded onto this vinyl (no recording, mode `.never`, or `.once` with
+    /// an existing file).
+    public var isWriteProtected: Bool
     /// How often each track was played, by position in the vinyl.
     public var playCounts: [Int]
-    /// Requests answered from a track.
+    /// Requests answered by replaying a track.
     public var requestsAnswered: Int
-    /// Requests no track matched.
+    /// Tracks recorded through the real network by this Turntable.
+    public var recordedCount: Int
+    /// Requests nothing answered (no stub, no track, not recorded).
     public var misses: Int
+    /// The reports of those misses, oldest first (the first 100). A miss is thrown into the
+    /// code under test, which may swallow it; test helpers read these when the test ends.
+    public var missReports: [MissReport]
 
     /// How many distinct tracks were played at least once.
-    public var playedCount: Int { playCounts.lazy.filter { $0 > 0 }.count }
+    public var playedTrackCount: Int { playCounts.lazy.filter { $0 > 0 }.count }
     /// Positions of tracks never played.
     public var unplayedTracks: [Int] { playCounts.indices.filter { playCounts[$0] == 0 } }
     /// Whether every track was played at least once.
     public var allPlayed: Bool { !playCounts.contains(0) }
+
+    public var description: String {
+        "vinyl \"\(vinylName)\": mode \(mode), \(isNew ? "new" : "existing")\(isWriteProtected ? ", write-protected" : ""), "
+            + "\(requestsAnswered) answered from \(playedTrackCount) of \(playCounts.count) tracks, \(recordedCount) recorded, \(misses) missed"
+    }
 }

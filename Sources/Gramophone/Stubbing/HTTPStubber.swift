@@ -8,20 +8,20 @@ import FoundationNetworking
 ///
 /// ```swift
 /// HTTPStubber.shared.enable()
-/// HTTPStubber.shared.add(try Stub().matching(.host("api.example.com")).responding(with: .json(["ok": true])))
+/// HTTPStubber.shared.stubs.add(Stub().matching(.host("api.example.com")).responding(with: .json(#"{"ok":true}"#)))
 /// let (data, _) = try await URLSession.shared.data(from: URL(string: "https://api.example.com/status")!)
-/// HTTPStubber.shared.removeAll()
+/// HTTPStubber.shared.reset()
 /// HTTPStubber.shared.disable()
 /// ```
 ///
-/// Which sessions are intercepted:
+/// Which sessions are intercepted (on Apple platforms and Linux alike):
 /// - `URLSession.shared`, when `enable()` ran before the process first used it. On Linux the
 ///   shared session copies the registered protocol classes when it is created, so enable the
 ///   stubber before anything touches `URLSession.shared` (`interceptsSharedSession` tells).
 /// - Sessions made from `configuration(_:)` or `session(...)`, at any time.
-/// - Not sessions made by other code from `.default` or `.ephemeral` on Linux: registered
-///   classes are not added to new configurations there. Pass such code a session from
-///   `session(...)`, or put `HTTPStubber.protocolClass` in its configuration's `protocolClasses`.
+/// - Not sessions made by other code from `.default` or `.ephemeral`: `registerClass` reaches
+///   the shared session only. Pass such code a session from `session(...)`, or a configuration
+///   from `configuration(_:)`.
 ///
 /// While disabled, or for requests it does not claim (ignore rules, and unmatched requests in
 /// `.optIn` mode), the protocol steps aside and the request reaches the real network untouched.
@@ -30,14 +30,15 @@ public final class HTTPStubber: Sendable {
     /// The one stubber of the process (a `URLProtocol` class cannot carry per-instance state).
     public static let shared = HTTPStubber()
 
-    let registry = StubRegistry()
+    /// The stubs, tried before the network; the same type as `Turntable.stubs`.
+    public let stubs = StubRegistry()
     private let enabled = Locked(false)
     private let registered = Locked(false)
 
     private init() {}
 
     /// The `URLProtocol` class to put first in a configuration's `protocolClasses`.
-    public static var protocolClass: AnyClass { StubURLProtocol.self }
+    static var protocolClass: AnyClass { StubURLProtocol.self }
 
     // MARK: Switching on and off
 
@@ -74,46 +75,26 @@ public final class HTTPStubber: Sendable {
 
     // MARK: Stubs and rules
 
-    /// Adds a stub. Higher priority first; among equal priorities the most recently added first.
-    @discardableResult
-    public func add(_ stub: Stub) -> StubHandle { registry.add(stub) }
-
-    /// Removes one stub; false when it was not there.
-    @discardableResult
-    public func remove(_ handle: StubHandle) -> Bool { registry.remove(handle) }
-
-    /// The stubs, in the order they are tried.
-    public var stubs: [Stub] { registry.stubs }
-
     /// Requests for which all of `matchers` hold go to the real network, even in `.optOut` mode.
-    public func ignore(_ matchers: StubMatcher...) { ignore(IgnoreRule(matchers)) }
-
-    /// Adds an ignore rule.
-    public func ignore(_ rule: IgnoreRule) { registry.state.withLock { $0.ignoreRules.append(rule) } }
+    public func ignore(_ matchers: StubMatcher...) { stubs.state.withLock { $0.ignoreRules.append(matchers) } }
 
     /// What happens to requests no stub answers; `.optIn` (to the network) by default.
     public var unhandledMode: UnhandledMode {
-        get { registry.state.withLock { $0.unhandledMode } }
-        set { registry.state.withLock { $0.unhandledMode = newValue } }
-    }
-
-    /// Values for `{{ name }}` placeholders in stub bodies.
-    public var placeholders: [String: String] {
-        get { registry.state.withLock { $0.placeholders } }
-        set { registry.state.withLock { $0.placeholders = newValue } }
+        get { stubs.state.withLock { $0.unhandledMode } }
+        set { stubs.state.withLock { $0.unhandledMode = newValue } }
     }
 
     /// When set, overrides every stub's own network condition: `.down` takes the whole
     /// (stubbed) network offline, `.throughput(.edge)` slows every stub down.
     public var networkCondition: NetworkCondition? {
-        get { registry.state.withLock { $0.condition } }
-        set { registry.state.withLock { $0.condition = newValue } }
+        get { stubs.state.withLock { $0.condition } }
+        set { stubs.state.withLock { $0.condition = newValue } }
     }
 
     /// Back to a clean slate: no stubs, no ignore rules, no placeholders, no network
     /// condition, `.optIn`. Whether the stubber is enabled does not change. Call it after each test.
-    public func removeAll() {
-        registry.state.withLock { state in
+    public func reset() {
+        stubs.state.withLock { state in
             state.entries.removeAll()
             state.ignoreRules.removeAll()
             state.placeholders.removeAll()
@@ -141,15 +122,30 @@ public final class HTTPStubber: Sendable {
     // MARK: For the protocol
 
     /// Whether the protocol should take `request`: a stub answers it, or it must fail as
-    /// unmatched. Reads only `httpBody`: draining a body stream here would leave nothing for
-    /// the network if the request is then passed on.
+    /// unmatched.
+    ///
+    /// On Apple platforms the URL loading system has already moved `httpBody` into
+    /// `httpBodyStream` when it asks, and draining the stream here would leave nothing for the
+    /// network if the request were then passed on. So a request whose body is a stream is
+    /// claimed when a stub could answer it whatever its body; the protocol then reads the
+    /// body, and if no stub answers after all, sends the request to the network itself.
     func claims(_ urlRequest: URLRequest) -> Bool {
         guard isEnabled, let url = urlRequest.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        let bodyUnknown = urlRequest.httpBody == nil && urlRequest.httpBodyStream != nil
         let live = Track.Request(method: urlRequest.httpMethod ?? "GET", url: url, headers: Headers(urlRequest.allHTTPHeaderFields ?? [:]), body: urlRequest.httpBody ?? Data())
-        switch registry.resolve(live) {
+        switch stubs.resolve(live, bodyUnknown: bodyUnknown) {
         case .stubbed: return true
         case .ignored: return false
         case .unmatched(_, let mode): return mode == .optOut
         }
     }
+}
+
+/// What the process-wide stubber does with a request no stub answers.
+public enum UnhandledMode: Sendable, Equatable {
+    /// Unmatched requests go to the real network, untouched.
+    case optIn
+    /// Unmatched requests fail with `StubError.noMatchingStub`, which lists every stub and
+    /// why it did not match. Only requests an ignore rule names reach the network.
+    case optOut
 }

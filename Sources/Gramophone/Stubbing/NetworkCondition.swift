@@ -49,18 +49,14 @@ public enum NetworkCondition: Sendable, Equatable {
 /// A connection speed, in bits per second.
 ///
 /// The presets follow the table of RealHTTP's HTTPStubber (and OHHTTPStubs before it).
-public struct ConnectionSpeed: Sendable, Equatable, CustomStringConvertible {
-    public var bitsPerSecond: Double
+public struct ConnectionSpeed: Sendable, Equatable {
+    var bitsPerSecond: Double
 
-    public init(bitsPerSecond: Double) { self.bitsPerSecond = max(1, bitsPerSecond) }
+    init(bitsPerSecond: Double) { self.bitsPerSecond = max(1, bitsPerSecond) }
 
     /// A speed in kilobits (1000 bits) per second.
     public static func kbps(_ kilobits: Double) -> ConnectionSpeed { ConnectionSpeed(bitsPerSecond: kilobits * 1000) }
 
-    /// 1 kbps: painfully slow, for timeouts.
-    public static let speed1kbps = kbps(1)
-    /// 12 kbps (1.5 KB/s).
-    public static let slow = kbps(12)
     /// GPRS, 56 kbps (7 KB/s).
     public static let gprs = kbps(56)
     /// EDGE, 128 kbps (16 KB/s).
@@ -69,12 +65,10 @@ public struct ConnectionSpeed: Sendable, Equatable, CustomStringConvertible {
     public static let dsl = kbps(512)
     /// 3G, 3200 kbps (400 KB/s).
     public static let threeG = kbps(3200)
-    /// 3G+ (HSDPA), 7200 kbps (900 KB/s).
-    public static let threeGPlus = kbps(7200)
     /// Wi-Fi, 12000 kbps (1500 KB/s).
     public static let wifi = kbps(12000)
 
     var bytesPerSecond: Double { bitsPerSecond / 8 }
 
-    public var description: String { "\(bitsPerSecond / 1000) kbps" }
+    var description: String { "\(bitsPerSecond / 1000) kbps" }
 }

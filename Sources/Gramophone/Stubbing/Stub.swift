@@ -20,11 +20,11 @@ public struct Stub: Sendable, CustomStringConvertible {
     /// Shown in no-match errors; made from the matchers when not given.
     public var name: String?
     /// All must hold for the stub to answer.
-    public var matchers: [StubMatcher]
+    var matchers: [StubMatcher]
     /// Responses by upper-case HTTP method.
-    public var responses: [String: StubResponse]
+    var responses: [String: StubResponse]
     /// The response for methods without their own.
-    public var defaultResponse: StubResponse?
+    var defaultResponse: StubResponse?
     /// Stubs with a higher priority are tried first; among equal priorities the most
     /// recently added is tried first.
     public var priority: Int
@@ -38,7 +38,7 @@ public struct Stub: Sendable, CustomStringConvertible {
     }
 
     /// A stub answering every method with `response` when all `matchers` hold.
-    public init(_ name: String? = nil, priority: Int = 0, matchers: [StubMatcher], response: StubResponse) {
+    init(_ name: String? = nil, priority: Int = 0, matchers: [StubMatcher], response: StubResponse) {
         self.init(name, priority: priority)
         self.matchers = matchers
         defaultResponse = response
@@ -83,9 +83,9 @@ public struct Stub: Sendable, CustomStringConvertible {
     }
 
     /// Whether every matcher holds, with the variables they captured, or why not.
-    func evaluate(_ request: Track.Request, parts: RequestParts) -> StubMatcher.Verdict {
+    func evaluate(_ request: Track.Request, parts: RequestParts, bodyUnknown: Bool = false) -> StubMatcher.Verdict {
         var variables: [String: String] = [:]
-        for matcher in matchers {
+        for matcher in matchers where !(bodyUnknown && matcher.readsBody) {
             switch matcher.evaluate(request, parts: parts) {
             case .failed(let reason): return .failed(reason)
             case .matched(let captured): variables.merge(captured) { _, new in new }

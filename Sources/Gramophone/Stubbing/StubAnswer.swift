@@ -36,10 +36,12 @@ struct StubAnswer: Sendable {
             return StubAnswer(outcome: .failure(Track.Failure(.notConnectedToInternet).makeError(for: url)), condition: condition, cachePolicy: .notAllowed)
         }
         switch current.kind {
-        case .fixed(var fixed):
-            fixed.body = Placeholders.fill(fixed.body, variables: request.variables, values: placeholders)
+        case .fixed(.response(var fixed)):
+            let filled = Placeholders.fill(fixed.body, variables: request.variables, values: placeholders)
+            if filled != fixed.body, fixed.headers["Content-Length"] != nil { fixed.headers["Content-Length"] = String(filled.count) }
+            fixed.body = filled
             return StubAnswer(outcome: .success((fixed.httpURLResponse(for: url), fixed.body)), condition: condition, cachePolicy: current.cachePolicy)
-        case .failure(let failure):
+        case .fixed(.failure(let failure)):
             return StubAnswer(outcome: .failure(failure.makeError(for: url)), condition: condition, cachePolicy: .notAllowed)
         case .echo(let status):
             let echoed = Track.Response(status: status, headers: ["Content-Type": "application/json"], body: echoBody(request.request))
@@ -52,7 +54,7 @@ struct StubAnswer: Sendable {
 
     static func echoBody(_ request: Track.Request) -> Data {
         var headers: [String: String] = [:]
-        for field in request.headers { headers[field.name] = request.headers[field.name] }
+        for field in request.headers.fields { headers[field.name] = request.headers[field.name] }
         var object: [String: Any] = ["method": request.method, "url": request.url.absoluteString, "headers": headers]
         if UTF8Validation.isValid(request.body) {
             object["body"] = String(decoding: request.body, as: UTF8.self)

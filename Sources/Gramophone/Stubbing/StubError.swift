@@ -4,8 +4,6 @@ import Foundation
 public enum StubError: Error, Sendable, CustomStringConvertible {
     /// A regular expression, URI template or path pattern could not be read.
     case invalidPattern(String, kind: String, problem: String)
-    /// A value given as a JSON body or JSON matcher could not be encoded.
-    case unencodable(String, problem: String)
     /// A file given as a response body could not be read.
     case unreadableFile(String, problem: String)
     /// A request no stub answers, while unmatched requests must fail (opt-out mode).
@@ -15,8 +13,6 @@ public enum StubError: Error, Sendable, CustomStringConvertible {
         switch self {
         case .invalidPattern(let pattern, let kind, let problem):
             return "The \(kind) \"\(pattern)\" is invalid: \(problem). Fix the \(kind); see docs/STUBBING.md for the syntax"
-        case .unencodable(let type, let problem):
-            return "A value of type \(type) could not be encoded as JSON: \(problem). Check its Encodable conformance"
         case .unreadableFile(let path, let problem):
             return "\(path): the stub's body file could not be read: \(problem). Check the path (test resources are under Bundle.module.resourceURL)"
         case .noMatchingStub(let report):
@@ -28,17 +24,17 @@ public enum StubError: Error, Sendable, CustomStringConvertible {
 /// The stubs a request was tried against and why each did not answer it.
 public struct StubMissReport: Sendable, CustomStringConvertible {
     /// One stub that was tried.
-    public struct Attempt: Sendable {
+    struct Attempt: Sendable {
         /// The stub's name.
-        public var stub: String
-        public var priority: Int
+        var stub: String
+        var priority: Int
         /// Why it did not answer: the first matcher that failed, or a missing method.
-        public var reason: String
+        var reason: String
     }
 
     public var request: Track.Request
     /// Stubs in the order they were tried.
-    public var attempts: [Attempt]
+    var attempts: [Attempt]
 
     public var description: String {
         var text = "No stub matches \(request.method) \(request.url.absoluteString), and unmatched requests fail (unhandled mode .optOut)."

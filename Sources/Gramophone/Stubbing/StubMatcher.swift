@@ -21,14 +21,14 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
 
     let kind: Kind
 
-    /// What a URL comparison leaves out.
-    public struct URLOptions: OptionSet, Sendable {
-        public let rawValue: Int
-        public init(rawValue: Int) { self.rawValue = rawValue }
-        /// Any query matches.
-        public static let ignoreQuery = URLOptions(rawValue: 1)
-        /// Any path matches.
-        public static let ignorePath = URLOptions(rawValue: 2)
+    /// Whether this matcher needs the body: when the body is not known yet (a stream the
+    /// stubber must not drain before it claims the request), such matchers count as holding.
+    var readsBody: Bool {
+        switch kind {
+        case .bodyBytes, .json, .custom: return true
+        case .request(let matchers, _, _, _): return matchers.contains { $0.readsBody }
+        case .regex, .uriTemplate, .path: return false
+        }
     }
 
     private static let placeholderURL = URL(string: "http://stub.invalid/")!
@@ -78,15 +78,10 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
         comparing([.method], with: Track.Request(method: method, url: placeholderURL), "method \(method.uppercased())")
     }
 
-    /// These headers have these values (names in any case). Headers not named are not checked.
-    public static func headers(_ headers: [String: String]) -> StubMatcher {
-        let reference = Track.Request(url: placeholderURL, headers: Headers(headers))
-        let names = headers.keys.sorted()
-        return comparing([.headers(names)], with: reference, "headers \(names.joined(separator: ", "))")
+    /// The header `name` (in any case) has `value`; add one per header to check several.
+    public static func header(_ name: String, _ value: String) -> StubMatcher {
+        comparing([.headers(name)], with: Track.Request(url: placeholderURL, headers: [name: value]), "header \(name): \(value)")
     }
-
-    /// The header `name` has `value`.
-    public static func header(_ name: String, _ value: String) -> StubMatcher { headers([name: value]) }
 
     /// The body is exactly these bytes.
     public static func body(_ body: Data) -> StubMatcher { StubMatcher(kind: .bodyBytes(body)) }
@@ -94,29 +89,30 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     /// The body is exactly this text, UTF-8 encoded.
     public static func body(_ text: String) -> StubMatcher { body(Data(text.utf8)) }
 
-    /// The body is JSON equal to `value` encoded with `encoder`: key order, whitespace and
-    /// number spelling (`1.0` and `1`) do not count.
-    /// - Throws: `StubError.unencodable` when `value` cannot be encoded.
-    public static func json(_ value: some Encodable, encoder: JSONEncoder = JSONEncoder()) throws(StubError) -> StubMatcher {
-        let data: Data
-        do { data = try encoder.encode(value) } catch { throw StubError.unencodable("\(type(of: value))", problem: "\(error)") }
+    /// The body is JSON equal to this JSON text: key order, whitespace and number spelling
+    /// (`1.0` and `1`) do not count.
+    /// - Throws: `StubError.invalidPattern` when `text` is not JSON.
+    public static func json(_ text: String) throws(StubError) -> StubMatcher {
         do {
-            return StubMatcher(kind: .json(try JSONParser.parse(data)))
+            return StubMatcher(kind: .json(try JSONParser.parse(Data(text.utf8))))
         } catch {
-            throw StubError.unencodable("\(type(of: value))", problem: error.message)
+            throw StubError.invalidPattern(text, kind: "JSON", problem: error.message)
         }
     }
 
+    /// The body is JSON equal to `value` encoded (by `encoder`, if given): key order,
+    /// whitespace and number spelling do not count.
+    /// - Throws: `EncodingError` when `value` cannot be encoded.
+    public static func json(encoding value: some Encodable, encoder: JSONEncoder? = nil) throws -> StubMatcher {
+        try json(String(decoding: Track.Outcome.encode(value, with: encoder), as: UTF8.self))
+    }
+
     /// The URL equals `url` (scheme and host in any case, default port or none, query
-    /// parameters in any order, fragment ignored), leaving out what `options` says.
-    public static func url(_ url: URL, options: URLOptions = []) -> StubMatcher {
-        var parts: [Matcher] = [.scheme, .host, .port]
-        if !options.contains(.ignorePath) { parts.append(.path) }
-        if !options.contains(.ignoreQuery) { parts.append(.query) }
-        var text = "url \(url.absoluteString)"
-        if options.contains(.ignorePath) { text += " ignoring the path" }
-        if options.contains(.ignoreQuery) { text += (options.contains(.ignorePath) ? " and" : " ignoring") + " the query" }
-        return comparing(parts, with: Track.Request(url: url), text)
+    /// parameters in any order, fragment ignored); `ignoringQuery` accepts any query.
+    /// (Any path under a host: `.host(_:)`; paths with wildcards: `.path(_:)`.)
+    public static func url(_ url: URL, ignoringQuery: Bool = false) -> StubMatcher {
+        let parts: [Matcher] = ignoringQuery ? [.scheme, .host, .port, .path] : [.scheme, .host, .port, .path, .query]
+        return comparing(parts, with: Track.Request(url: url), "url \(url.absoluteString)" + (ignoringQuery ? " ignoring the query" : ""))
     }
 
     /// Any rule of your own; `name` appears in no-match errors.

@@ -6,89 +6,80 @@ import FoundationNetworking
 /// What a stub answers: a response, an error, a response computed from the request, or the
 /// request echoed back; plus how it travels (`NetworkCondition`) and may be cached.
 ///
-/// Build one with a static constructor and adjust it with the modifiers:
+/// The factories are those of `Track.Outcome`, with the same parameters and defaults, so a
+/// stub is written as a track is. Adjust one with the modifiers:
 ///
 /// ```swift
-/// try .json(User(id: 7)).status(201).header("Location", "/users/7").delivered(.throughput(.edge))
+/// .json(#"{"id":7}"#).status(201).header("Location", "/users/7").delivered(.throughput(.edge))
+/// try .json(encoding: User(id: 7))
 /// ```
 public struct StubResponse: Sendable {
     enum Kind: Sendable {
-        case fixed(Track.Response)
-        case failure(Track.Failure)
+        case fixed(Track.Outcome)
         case dynamic(@Sendable (StubRequest) async throws -> StubResponse)
         case echo(status: Int)
     }
 
     var kind: Kind
     /// How the response travels.
-    public var condition: NetworkCondition = .immediate
+    var condition: NetworkCondition = .immediate
     /// What a `URLCache` may do with the response (URLSession paths only; the default is not to store it).
-    public var cachePolicy: URLCache.StoragePolicy = .notAllowed
+    var cachePolicy: URLCache.StoragePolicy = .notAllowed
 
     init(kind: Kind) { self.kind = kind }
 
-    // MARK: Responses
+    init(_ outcome: Track.Outcome) { self.init(kind: .fixed(outcome)) }
 
-    /// A response with this status, headers and body.
-    public static func response(status: Int = 200, headers: [String: String] = [:], body: Data = Data()) -> StubResponse {
-        StubResponse(kind: .fixed(Track.Response(status: status, headers: Headers(headers), body: body)))
+    // MARK: Responses (as Track.Outcome)
+
+    /// A JSON response from its text, served byte for byte (`.json(#"{"id":42}"#)`).
+    public static func json(_ text: String, status: Int = 200, headers: Headers = [:]) -> StubResponse {
+        StubResponse(.json(text, status: status, headers: headers))
     }
 
-    /// An empty response with this status.
-    public static func status(_ status: Int) -> StubResponse { response(status: status) }
-
-    /// A response with these bytes as its body.
-    public static func data(_ body: Data, status: Int = 200, contentType: String? = nil) -> StubResponse {
-        response(status: status, body: body).contentType(contentType)
+    /// A JSON response encoding `value`; by default with sorted keys and unescaped slashes.
+    /// - Throws: `EncodingError` when `value` cannot be encoded.
+    public static func json(encoding value: some Encodable, status: Int = 200, headers: Headers = [:], encoder: JSONEncoder? = nil) throws -> StubResponse {
+        StubResponse(try .json(encoding: value, status: status, headers: headers, encoder: encoder))
     }
 
-    /// A response with this text as its body, UTF-8 encoded (`text/plain` unless you say otherwise).
-    public static func text(_ body: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8") -> StubResponse {
-        data(Data(body.utf8), status: status, contentType: contentType)
+    /// A text response, UTF-8 encoded (`text/plain; charset=utf-8` unless `contentType` says otherwise).
+    public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8", headers: Headers = [:]) -> StubResponse {
+        StubResponse(.text(text, status: status, contentType: contentType, headers: headers))
     }
 
-    /// A response with `value` encoded as its JSON body and `Content-Type: application/json`.
-    /// - Throws: `StubError.unencodable` when `value` cannot be encoded.
-    public static func json(_ value: some Encodable, status: Int = 200, encoder: JSONEncoder = JSONEncoder()) throws(StubError) -> StubResponse {
-        do {
-            return data(try encoder.encode(value), status: status, contentType: "application/json")
-        } catch {
-            throw StubError.unencodable("\(type(of: value))", problem: "\(error)")
-        }
+    /// A response with these bytes as its body (`application/octet-stream` unless
+    /// `contentType` says otherwise; nil sends no `Content-Type`).
+    public static func data(_ body: Data, status: Int = 200, contentType: String? = "application/octet-stream", headers: Headers = [:]) -> StubResponse {
+        StubResponse(.data(body, status: status, contentType: contentType, headers: headers))
     }
 
-    /// A response with a dictionary (or array) of JSON-compatible values as its JSON body.
-    /// - Throws: `StubError.unencodable` when the object holds values JSON cannot express.
-    public static func json(object: Any, status: Int = 200) throws(StubError) -> StubResponse {
-        // JSONSerialization traps on invalid objects instead of throwing: ask first.
-        guard JSONSerialization.isValidJSONObject(object), let body = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
-            throw StubError.unencodable("\(type(of: object))", problem: "it is not a dictionary or array of strings, numbers, booleans, nulls, arrays and dictionaries")
-        }
-        return data(body, status: status, contentType: "application/json")
+    /// A response with no body, e.g. `.status(204)`.
+    public static func status(_ status: Int, headers: Headers = [:]) -> StubResponse {
+        StubResponse(.status(status, headers: headers))
     }
 
-    /// A response with a file's content as its body, read now.
+    /// The request fails with this `URLError` (e.g. `.notConnectedToInternet`, `.timedOut`).
+    /// Any other error: throw it from a `.dynamic` response.
+    public static func error(_ code: URLError.Code) -> StubResponse {
+        StubResponse(.error(code))
+    }
+
+    // MARK: Responses only a stub has
+
+    /// A response with a file's content as its body, read now; the content type follows the
+    /// file's extension unless given.
     /// - Throws: `StubError.unreadableFile` when the file cannot be read.
     public static func file(_ url: URL, status: Int = 200, contentType: String? = nil) throws(StubError) -> StubResponse {
         do {
-            return data(try Data(contentsOf: url), status: status, contentType: contentType ?? Self.contentType(forExtension: url.pathExtension))
+            return data(try Data(contentsOf: url), status: status, contentType: contentType ?? Self.contentType(forExtension: url.pathExtension) ?? "application/octet-stream")
         } catch {
             throw StubError.unreadableFile(url.path, problem: (error as NSError).localizedDescription)
         }
     }
 
-    /// The request fails with this `URLError` (e.g. `.notConnectedToInternet`, `.timedOut`).
-    public static func error(_ code: URLError.Code) -> StubResponse {
-        StubResponse(kind: .failure(Track.Failure(code)))
-    }
-
-    /// The request fails with this error (kept as its domain, code and description).
-    public static func error(_ error: any Error) -> StubResponse {
-        StubResponse(kind: .failure(Track.Failure(error)))
-    }
-
     /// A response computed for each request, from the request and the variables the stub's
-    /// matchers captured. An error thrown by `provider` fails the request.
+    /// matchers captured. An error thrown by `provider` fails the request with that error.
     public static func dynamic(_ provider: @escaping @Sendable (StubRequest) async throws -> StubResponse) -> StubResponse {
         StubResponse(kind: .dynamic(provider))
     }
@@ -107,17 +98,6 @@ public struct StubResponse: Sendable {
     /// The same response with the header `name` set to `value`.
     public func header(_ name: String, _ value: String) -> StubResponse {
         changingFixed { $0.headers[name] = value }
-    }
-
-    /// The same response with these headers set.
-    public func headers(_ headers: [String: String]) -> StubResponse {
-        changingFixed { response in for (name, value) in headers.sorted(by: { $0.key < $1.key }) { response.headers[name] = value } }
-    }
-
-    /// The same response with `Content-Type` set (nil leaves it as it is).
-    public func contentType(_ contentType: String?) -> StubResponse {
-        guard let contentType else { return self }
-        return header("Content-Type", contentType)
     }
 
     /// The same response, travelling as `condition` says.
@@ -140,15 +120,15 @@ public struct StubResponse: Sendable {
     private func changingFixed(_ change: (inout Track.Response) -> Void) -> StubResponse {
         var copy = self
         switch kind {
-        case .fixed(var response):
+        case .fixed(.response(var response)):
             change(&response)
-            copy.kind = .fixed(response)
+            copy.kind = .fixed(.response(response))
         case .echo(let status):
             // An echo's status can change; its headers and body are the request's.
             var response = Track.Response(status: status)
             change(&response)
             copy.kind = .echo(status: response.status)
-        case .failure, .dynamic:
+        case .fixed(.failure), .dynamic:
             break
         }
         return copy

@@ -41,7 +41,8 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
 
     /// Waits for the next `didCompleteWithError` not yet waited for; false after `seconds`.
     /// (No blocking wait: blocked threads would starve the queues the calls arrive on.)
-    func waitForCompletion(seconds: Double = 10) async -> Bool {
+    // A bound, not a measurement: generous, so a loaded machine (the sanitizer passes) cannot fail it.
+    func waitForCompletion(seconds: Double = 120) async -> Bool {
         let id = UUID()
         let log = log
         return await withCheckedContinuation { continuation in
@@ -83,6 +84,12 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
         note("data") { $0.chunks.append(data) }
     }
 
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+                    completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        note("redirect \(response.statusCode)")
+        completionHandler(request)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
         note("sentBody")
     }
@@ -110,5 +117,13 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
             }
         }
         waiter?.resume(returning: true)
+    }
+}
+
+extension Turntable {
+    /// The Turntable reporting to `delegate` on `queue`, as a URLSession made with both.
+    func delegating(to delegate: (any URLSessionDelegate)?, queue: OperationQueue?) -> Turntable {
+        setDelegate(delegate, queue: queue)
+        return self
     }
 }

@@ -1,25 +1,43 @@
 import Foundation
 
 /// Turns a vinyl name into a file inside a vinyl folder, refusing names that would leave it.
+/// (`VinylStore` is the public face of this.)
 ///
 /// Names may contain `/` to use subfolders (`UsersTests/fetchesUser`); they may not be
 /// absolute, contain `..`, `.`, empty components, a backslash or NUL, or components longer
 /// than 255 bytes. The check happens before any file is touched.
-public enum VinylLocation {
-    /// The folder vinyls are read from and written to when none is given:
-    /// `$GRAMOPHONE_VINYLS` if set, else `Vinyls` in the current directory (the package
-    /// root under `swift test`).
-    public static var defaultFolder: URL {
-        if let path = ProcessInfo.processInfo.environment["GRAMOPHONE_VINYLS"], !path.isEmpty {
+enum VinylLocation {
+    /// `$GRAMOPHONE_VINYLS` if set; else `Vinyls` at the root of the package (or Xcode
+    /// project) holding `sourceFile`, found by walking up from it; else `Vinyls` in the current
+    /// directory. Not the current directory first: under Xcode it is not the package root.
+    static func defaultFolder(near sourceFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let path = Environment.value("GRAMOPHONE_VINYLS", in: environment) {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
+        if let sourceFile, let root = projectRoot(above: URL(fileURLWithPath: sourceFile)) {
+            return root.appendingPathComponent("Vinyls", isDirectory: true)
+        }
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).appendingPathComponent("Vinyls", isDirectory: true)
+    }
+
+    /// The nearest folder above `file` that holds a `Package.swift` or an `.xcodeproj`.
+    static func projectRoot(above file: URL) -> URL? {
+        let fileManager = FileManager.default
+        var folder = file.deletingLastPathComponent().standardizedFileURL
+        while folder.path != "/" && !folder.path.isEmpty {
+            if fileManager.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) { return folder }
+            if let entries = try? fileManager.contentsOfDirectory(atPath: folder.path), entries.contains(where: { $0.hasSuffix(".xcodeproj") }) {
+                return folder
+            }
+            folder.deleteLastPathComponent()
+        }
+        return nil
     }
 
     static let knownExtensions: Set<String> = ["json", "plist", "har", "yaml", "yml", "tail"]
 
     /// The file for `name` in `folder`; `.json` is added when the name has no known extension.
-    public static func file(for name: String, in folder: URL, defaultExtension: String = "json") throws -> URL {
+    static func file(for name: String, in folder: URL, defaultExtension: String = "json") throws -> URL {
         try validate(name)
         let lastComponent = name.split(separator: "/").last.map(String.init) ?? name
         let ext = (lastComponent as NSString).pathExtension.lowercased()
@@ -56,7 +74,7 @@ public enum VinylLocation {
     }
 
     /// Throws `VinylError.invalidName` unless `name` is a safe relative vinyl name.
-    public static func validate(_ name: String) throws {
+    static func validate(_ name: String) throws {
         if name.isEmpty { throw invalid(name, "it is empty") }
         if name.utf8.contains(0) { throw invalid(name, "it contains a NUL byte") }
         if name.hasPrefix("/") || name.hasPrefix("~") { throw invalid(name, "it is an absolute path") }

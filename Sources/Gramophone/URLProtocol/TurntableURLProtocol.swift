@@ -59,57 +59,34 @@ enum ProtocolSlots {
 
     /// Answers `urlProtocol`'s request from `turntable` after the playback delay. Not generic,
     /// so the task captures no metatype of the protocol class.
-    static func load(_ urlProtocol: Unchecked<URLProtocol>, from turntable: Turntable,
-                     deliver: @escaping @Sendable (URLProtocol, Result<(HTTPURLResponse, Data), any Error>) -> Void) -> Task<Void, Never> {
-        let request = urlProtocol.value.request
-        return Task {
-            let answer: Turntable.Answer
+    static func load(_ urlProtocol: URLProtocol, from turntable: Turntable) -> ProtocolLoad {
+        let request = urlProtocol.request
+        return ProtocolLoad(urlProtocol) { calls in
+            let outcome: Result<(HTTPURLResponse, Data), any Error>
             do {
-                answer = await turntable.answer(try Track.Request(request))
+                let live = try Track.Request(request)
+                #if canImport(FoundationNetworking)
+                // Linux Foundation traps on a URLProtocol's redirect (`wasRedirectedTo`), so the
+                // protocol follows it itself and the delegate is not asked (docs/PLATFORMS.md).
+                let answer = await turntable.answerFollowingRedirects(live)
+                #else
+                let answer = await turntable.answer(live)
+                if let (response, next) = Turntable.redirectRequest(after: answer, of: live),
+                   let nextRequest = try? Track.Request(next), turntable.canAnswer(nextRequest) {
+                    // The session asks its delegate and loads the target through this class again.
+                    await turntable.waitForPlayback(of: answer)
+                    URLProtocolDelivery.redirect(to: next, after: response, through: calls)
+                    return
+                }
+                #endif
+                await turntable.waitForPlayback(of: answer)
+                outcome = answer.outcome
             } catch {
-                deliver(urlProtocol.value, .failure(error))
-                return
+                outcome = .failure(error)
             }
-            await turntable.waitForPlayback(of: answer)
-            guard !Task.isCancelled else { return }
-            deliver(urlProtocol.value, answer.outcome)
+            let byteCount = (try? outcome.get().1.count) ?? 0
+            await URLProtocolDelivery.deliver(outcome, to: calls, chunks: URLProtocolDelivery.immediateChunks(byteCount: byteCount, size: turntable.bodyChunkSize))
         }
-    }
-
-    static func deliver(_ outcome: Result<(HTTPURLResponse, Data), any Error>, to urlProtocol: URLProtocol, chunkSize: Int) {
-        let client = urlProtocol.client
-        switch outcome {
-        case .failure(let error):
-            client?.urlProtocol(urlProtocol, didFailWithError: error)
-        case .success(let (response, body)):
-            client?.urlProtocol(urlProtocol, didReceive: decoded(response, bodyLength: body.count), cacheStoragePolicy: .notAllowed)
-            #if canImport(FoundationNetworking)
-            // Linux Foundation keeps only the last `didLoad` for completion-handler and async
-            // tasks (it stores rather than appends), so the body goes in one piece there.
-            if !body.isEmpty { client?.urlProtocol(urlProtocol, didLoad: body) }
-            #else
-            for chunk in TaskCore.chunks(of: body, size: chunkSize) {
-                client?.urlProtocol(urlProtocol, didLoad: chunk)
-            }
-            #endif
-            client?.urlProtocolDidFinishLoading(urlProtocol)
-        }
-    }
-
-    /// The response without `Content-Encoding`: a vinyl holds bodies as the client saw them
-    /// (already decoded), so nothing on this path may decode them a second time.
-    static func decoded(_ response: HTTPURLResponse, bodyLength: Int) -> HTTPURLResponse {
-        var fields: [String: String] = [:]
-        var changed = false
-        for case let (name as String, value as String) in response.allHeaderFields {
-            switch name.lowercased() {
-            case "content-encoding": changed = true
-            case "content-length": fields[name] = String(bodyLength); changed = changed || value != String(bodyLength)
-            default: fields[name] = value
-            }
-        }
-        guard changed, let url = response.url else { return response }
-        return HTTPURLResponse(url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: fields) ?? response
     }
 
     static func marker(for number: Int) -> any SlotMarker.Type {
@@ -124,8 +101,9 @@ enum ProtocolSlots {
 }
 
 /// Answers a URLSession's requests from the Turntable that owns this class.
-final class TurntableURLProtocol<Slot: SlotMarker>: URLProtocol {
-    private let loading = Locked<Task<Void, Never>?>(nil)
+final class TurntableURLProtocol<Slot: SlotMarker>: URLProtocol, LoadingURLProtocol {
+    /// Locked: set by startLoading and read by stopLoading, which the system may call from other threads.
+    let load = Locked<ProtocolLoad?>(nil)
 
     override class func canInit(with request: URLRequest) -> Bool {
         ProtocolSlots.turntable(for: self) != nil
@@ -138,21 +116,18 @@ final class TurntableURLProtocol<Slot: SlotMarker>: URLProtocol {
             client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "The Turntable behind this URLSession no longer exists; keep it alive while the session is used"]))
             return
         }
-        let task = ProtocolSlots.load(Unchecked(self as URLProtocol), from: turntable) { urlProtocol, outcome in
-            ProtocolSlots.deliver(outcome, to: urlProtocol, chunkSize: turntable.bodyChunkSize)
-        }
-        loading.withLock { $0 = task }
+        let started = ProtocolSlots.load(self, from: turntable)
+        load.withLock { $0 = started }
     }
 
     override func stopLoading() {
-        loading.withLock { $0?.cancel() }
+        load.withLock { $0?.stop() }
     }
 }
 
 extension Turntable {
-    /// The URLProtocol class that answers requests from this Turntable, for configurations
-    /// built elsewhere (add it first to their `protocolClasses`).
-    public var urlProtocolClass: AnyClass {
+    /// The URLProtocol class that answers requests from this Turntable.
+    var urlProtocolClass: AnyClass {
         settings.withLock { makeProtocolClassLocked(&$0) }
     }
 

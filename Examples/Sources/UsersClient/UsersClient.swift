@@ -1,5 +1,5 @@
 import Foundation
-import Gramophone
+import GramophoneSession
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

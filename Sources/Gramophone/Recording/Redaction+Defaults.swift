@@ -1,0 +1,149 @@
+import Foundation
+
+/// The default redaction: every place whose name says it holds a credential (see
+/// `SensitiveNames`), in headers, URLs (and URLs inside headers and bodies), forms and JSON.
+extension Redaction {
+    /// What a named secret's value becomes inside URLs and form bodies, where `<` and `>` would be percent-encoded.
+    static let urlPlaceholder = "REDACTED"
+
+    /// One side of a track, as the default step sees it.
+    struct Message {
+        var headers: Headers
+        var url: URL?
+        var body: Data
+    }
+
+    /// Redacts `message` by the well-known names, leaving `allowed` places alone, and adds the
+    /// values taken out to `secrets` so they are scrubbed from the rest of the track.
+    static func redactSecretNames(_ message: inout Message, side: SecretPlace.Side, allowed: [SecretPlace], secrets: inout [String]) {
+        // Headers: credential headers go; URLs inside the others (Location, Link, Referer) give up their signatures.
+        if message.headers.contains(where: { SensitiveNames.isSensitiveHeader($0.name) }) {
+            var kept: [Headers.Field] = []
+            for field in message.headers.fields {
+                if SensitiveNames.isSensitiveHeader(field.name), !SecretPlace.any(allowed, cover: .header(field.name), on: side) {
+                    secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: field.name, value: field.value))
+                } else {
+                    kept.append(field)
+                }
+            }
+            message.headers = Headers(kept)
+        }
+        for field in message.headers.fields {
+            collectEmbedded(in: field.value, side: side, allowed: allowed, secrets: &secrets)
+        }
+        if let url = message.url { message.url = redactURL(url, side: side, allowed: allowed, secrets: &secrets) }
+        message.body = redactBody(message.body, headers: message.headers, side: side, allowed: allowed, secrets: &secrets)
+    }
+
+    /// Secret-named query parameters keep their name with the value `REDACTED`; a password
+    /// before the host becomes `REDACTED` too.
+    private static func redactURL(_ url: URL, side: SecretPlace.Side, allowed: [SecretPlace], secrets: inout [String]) -> URL {
+        // Most URLs hold no credential: look at the raw text before taking the URL apart.
+        let text = url.absoluteString
+        let query = text.utf8.firstIndex(of: UInt8(ascii: "?")).map { text[text.index(after: $0)...].prefix { $0 != "#" } } ?? ""
+        guard text.utf8.contains(UInt8(ascii: "@")) || mayHoldSecrets(query) else { return url }
+        var url = url
+        if let password = url.password, !SensitiveNames.isRedacted(password), !SecretPlace.any(allowed, cover: .url, on: side),
+           var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            secrets.append(password)
+            components.percentEncodedPassword = urlPlaceholder
+            url = components.url ?? url
+        }
+        return rewriteQuery(of: url, secrets: &secrets) { item, secrets in
+            let name = item.decodedName
+            if SecretPlace.any(allowed, cover: .query(name), on: side) { return .keep }
+            guard let value = item.decodedValue, SensitiveNames.isSecretQueryParameter(name, value: value), !SensitiveNames.isRedacted(value) else {
+                // A URL passed as a parameter (a redirect target) may carry signatures of its own;
+                // they are replaced inside the decoded value, where their encoding is the inner URL's.
+                guard let value = item.decodedValue else { return .keep }
+                let found = collectEmbedded(in: value, side: side, allowed: allowed, secrets: &secrets)
+                guard !found.isEmpty else { return .keep }
+                var rewritten = value
+                for secret in found.sorted(by: { $0.count > $1.count }) where secret.count >= 4 {
+                    rewritten = rewritten.replacingOccurrences(of: secret, with: urlPlaceholder)
+                }
+                return rewritten == value ? .keep : .replace(rewritten)
+            }
+            secrets.append(contentsOf: item.secretValues)
+            return .replace(urlPlaceholder)
+        }
+    }
+
+    /// Whether a raw query has a secret-named parameter, or a value that may hold a URL with one.
+    private static func mayHoldSecrets(_ query: Substring) -> Bool {
+        query.split(separator: "&").contains { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2 else { return false }
+            let value = String(parts[1])
+            if value.utf8.contains(UInt8(ascii: "=")) || value.containsUTF8("%3D") || value.containsUTF8("%3d") { return true }
+            let item = RawQueryItem(name: String(parts[0]), value: value)
+            return SensitiveNames.isSecretQueryParameter(item.decodedName, value: item.decodedValue)
+        }
+    }
+
+    private static func redactBody(_ body: Data, headers: Headers, side: SecretPlace.Side, allowed: [SecretPlace], secrets: inout [String]) -> Data {
+        guard !body.isEmpty, UTF8Validation.isValid(body) else { return body }
+        let text = String(decoding: body, as: UTF8.self)
+        // A body that names no secret needs no parsing; URLs written in it may still carry signatures.
+        guard SensitiveNames.mayNameASecret(text) else {
+            collectEmbedded(in: text, side: side, allowed: allowed, secrets: &secrets)
+            return body
+        }
+        let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let document = try? JSONParser.parse(body) {
+            var changed = false
+            let rewritten = redactJSON(document, path: "", side: side, allowed: allowed, changed: &changed, secrets: &secrets)
+            return changed ? Data(JSONWriter.compact(rewritten)) : body
+        }
+        if headers.mediaType == "application/x-www-form-urlencoded" {
+            return rewriteForm(body, headers: headers, secrets: &secrets) { name, value in
+                guard SensitiveNames.isSecretKey(name), let value, !SensitiveNames.isRedacted(value),
+                      !SecretPlace.any(allowed, cover: .formField(name), on: side) else { return nil }
+                return .some(urlPlaceholder)
+            }
+        }
+        collectEmbedded(in: text, side: side, allowed: allowed, secrets: &secrets)
+        return body
+    }
+
+    /// Strings and numbers under secret keys become the placeholder; objects and arrays under
+    /// them are searched further (`"credentials": {"username": …, "password": …}` keeps its shape).
+    private static func redactJSON(_ value: JSONValue, path: String, side: SecretPlace.Side, allowed: [SecretPlace],
+                                   changed: inout Bool, secrets: inout [String]) -> JSONValue {
+        switch value {
+        case .object(let members):
+            return .object(members.map { member in
+                let memberPath = path.isEmpty ? member.key : path + "." + member.key
+                switch member.value {
+                case .string(let text) where SensitiveNames.isSecretKey(member.key) && !SensitiveNames.isRedacted(text),
+                     .number(let text) where SensitiveNames.isSecretKey(member.key):
+                    guard !SecretPlace.any(allowed, cover: .jsonKey(memberPath), on: side) else { return member }
+                    secrets.append(text)
+                    changed = true
+                    return (member.key, .string(placeholder))
+                default:
+                    return (member.key, redactJSON(member.value, path: memberPath, side: side, allowed: allowed, changed: &changed, secrets: &secrets))
+                }
+            })
+        case .array(let items):
+            return .array(items.enumerated().map { redactJSON($1, path: path + "[\($0)]", side: side, allowed: allowed, changed: &changed, secrets: &secrets) })
+        case .string(let text):
+            collectEmbedded(in: text, side: side, allowed: allowed, secrets: &secrets)
+            return value
+        case .number, .bool, .null:
+            return value
+        }
+    }
+
+    /// Signatures and keys in URLs written inside text; the scrubber then replaces them wherever they occur.
+    @discardableResult
+    private static func collectEmbedded(in text: String, side: SecretPlace.Side, allowed: [SecretPlace], secrets: inout [String]) -> [String] {
+        var found: [String] = []
+        for (name, value) in SensitiveNames.embeddedQuerySecrets(in: text) where !SecretPlace.any(allowed, cover: .query(name), on: side) {
+            found.append(value)
+            if let decoded = value.removingPercentEncoding, decoded != value { found.append(decoded) }
+        }
+        secrets += found
+        return found
+    }
+}

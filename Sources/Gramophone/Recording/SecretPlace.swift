@@ -1,0 +1,112 @@
+/// Where in a track a secret was found, or where a value that only looks like one may stay:
+/// `Recording(...).allowing([.query("key"), .jsonKey("build_token")])`.
+///
+/// An allowed place is left alone by the default redaction and not reported by the check
+/// the recorder runs before it writes. Without a side it allows both request and response.
+public struct SecretPlace: Sendable, Hashable, CustomStringConvertible {
+    /// The request or the response of a track.
+    public enum Side: String, Sendable, Hashable {
+        case request, response
+    }
+
+    enum Part: Sendable, Hashable {
+        /// A header, by name (its whole value, or a token inside it).
+        case header(String)
+        /// A query parameter, of the URL or of a URL inside a header or body.
+        case query(String)
+        /// A JSON member: a key at any depth, or a dotted path from the top (`user.token`).
+        case jsonKey(String)
+        /// A field of a form body.
+        case formField(String)
+        /// Somewhere in the URL that is not a named parameter (its path, its user and password).
+        case url
+        /// Somewhere in a body that is neither JSON nor a form.
+        case body
+    }
+
+    let part: Part
+    /// The side it is on; nil (for an allowed place) means either.
+    public let side: Side?
+
+    init(_ part: Part, _ side: Side?) {
+        self.part = part
+        self.side = side
+    }
+
+    /// A header, by name in any case.
+    public static func header(_ name: String, in side: Side? = nil) -> SecretPlace { SecretPlace(.header(name), side) }
+    /// A query parameter, by name in any case, in the URL or in a URL inside a header or body.
+    public static func query(_ name: String, in side: Side? = nil) -> SecretPlace { SecretPlace(.query(name), side) }
+    /// A JSON member: a key at any depth (`"token"`) or a dotted path from the top (`"user.token"`).
+    public static func jsonKey(_ name: String, in side: Side? = nil) -> SecretPlace { SecretPlace(.jsonKey(name), side) }
+    /// A field of an `application/x-www-form-urlencoded` body, by name in any case.
+    public static func formField(_ name: String, in side: Side? = nil) -> SecretPlace { SecretPlace(.formField(name), side) }
+    /// The URL outside its named parameters: the path, or a password before the host.
+    public static func url(in side: Side? = nil) -> SecretPlace { SecretPlace(.url, side) }
+    /// A body that is neither JSON nor a form, anywhere in it.
+    public static func body(in side: Side? = nil) -> SecretPlace { SecretPlace(.body, side) }
+
+    /// `request.url query "auth"`, `response.headers "Set-Cookie"`, `request.body JSON "user.password"`.
+    public var description: String {
+        let prefix = side?.rawValue ?? "request or response"
+        switch part {
+        case .header(let name): return "\(prefix).headers \"\(name)\""
+        case .query(let name): return "\(prefix).url query \"\(name)\""
+        case .jsonKey(let path): return "\(prefix).body JSON \"\(path)\""
+        case .formField(let name): return "\(prefix).body form field \"\(name)\""
+        case .url: return "\(prefix).url"
+        case .body: return "\(prefix).body"
+        }
+    }
+
+    /// The place as Swift source, for the fix an error suggests: `.query("auth")`.
+    var code: String {
+        switch part {
+        case .header(let name): return ".header(\"\(name)\")"
+        case .query(let name): return ".query(\"\(name)\")"
+        case .jsonKey(let path): return ".jsonKey(\"\(path)\")"
+        case .formField(let name): return ".formField(\"\(name)\")"
+        case .url: return ".url(in: .\(side ?? .request))"
+        case .body: return ".body(in: .\(side ?? .request))"
+        }
+    }
+
+    /// Whether this (allowed) place covers `found`, a place where something was found.
+    func covers(_ found: SecretPlace) -> Bool {
+        if let side, side != found.side { return false }
+        switch (part, found.part) {
+        case (.header(let allowed), .header(let name)), (.query(let allowed), .query(let name)), (.formField(let allowed), .formField(let name)):
+            return allowed.caseInsensitiveEquals(name)
+        case (.jsonKey(let allowed), .jsonKey(let path)):
+            // A path ends with the key itself: `.jsonKey("token")` covers `data.items[0].token`.
+            return allowed.caseInsensitiveEquals(path) || allowed.caseInsensitiveEquals(Self.lastKey(of: path))
+        case (.url, .url), (.body, .body):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Whether any of `places` covers the named part on `side`.
+    static func any(_ places: [SecretPlace], cover part: Part, on side: Side) -> Bool {
+        !places.isEmpty && places.contains { $0.covers(SecretPlace(part, side)) }
+    }
+
+    /// The filter that would take out what was found here, for error messages.
+    var filter: String {
+        let side = self.side ?? .request
+        switch part {
+        case .header(let name): return ".headers(removing: [\"\(name)\"])"
+        case .query(let name): return ".query(replacing: [\"\(name)\": \"REDACTED\"])"
+        case .jsonKey(let path): return ".jsonKeys(replacing: [\"\(Self.lastKey(of: path))\": Redaction.placeholder])"
+        case .formField(let name): return ".formFields(replacing: [\"\(name)\": \"REDACTED\"])"
+        case .url: return ".path { $0.replacingOccurrences(of: secret, with: \"REDACTED\") }, or .beforeRecordRequest { … } for a password in the URL"
+        case .body: return side == .request ? ".beforeRecordRequest { request in … }" : ".beforeRecordResponse { response, request in … }"
+        }
+    }
+
+    /// `token` of `data.items[0].token`, `items` of `data.items[0]`.
+    private static func lastKey(of path: String) -> String {
+        path.split(separator: ".").last.map { String($0.prefix { $0 != "[" }) } ?? path
+    }
+}

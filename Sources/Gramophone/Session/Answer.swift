@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// What a request is answered with, and where the answer came from: the one value every API
+/// style (async, tasks, URLSession) receives from `Turntable.answer(_:)`.
+struct Answer: Sendable {
+    enum Source: Sendable {
+        /// A stub; `delay` is the time its network condition takes.
+        case stub(delay: TimeInterval)
+        /// The vinyl's track at this position; held back as the Turntable's timing says.
+        case track(Int, recordedDuration: TimeInterval?)
+        /// The real network (recorded, or a host the recording leaves alone): it took its time already.
+        case network
+        /// Nothing answered; the outcome is the miss report.
+        case miss
+    }
+
+    var outcome: Result<(HTTPURLResponse, Data), any Error>
+    var source: Source
+
+    /// The vinyl position of the track that answered, if one did.
+    var trackIndex: Int? {
+        if case .track(let index, _) = source { return index }
+        return nil
+    }
+}
+
+extension Turntable {
+    /// How many miss reports a Turntable keeps; `playback.misses` still counts every miss.
+    static let missLogLimit = 100
+
+    /// Answers `live`, the one way through: stubs, then the vinyl, then the recorder, then a
+    /// miss, which is counted, explained and logged here and nowhere else.
+    func answer(_ live: Track.Request) async -> Answer {
+        if let stubbed = await stubs.answer(live) { return stubbed }
+        var request = live
+        if let recorder {
+            // Hosts the recording leaves alone go to the real session untouched.
+            guard recorder.recording.records(live.url) else { return await recorder.send(live).answer }
+            // Tracks were redacted when recorded; the live request is redacted the same way to match them.
+            request = recorder.recording.redaction.redact(live, allowing: recorder.recording.allowedSecrets)
+        }
+        if recorder?.mode != .all, let played = play(request) { return played }
+        if recorder == nil, let played = playRedacted(live) { return played }
+        if let recorder, recorder.mayRecord { return await record(live, with: recorder) }
+        return miss(request)
+    }
+
+    /// Sends `live` for real and keeps what comes back as a new track.
+    private func record(_ live: Track.Request, with recorder: Recorder) async -> Answer {
+        let recordedAt = Date()
+        let (answer, duration) = await recorder.send(live)
+        // A transport error is not recorded: a flaky network must not become a fixture.
+        guard case .success(let (response, body)) = answer.outcome else { return answer }
+        let track = recorder.recording.redaction.redact(Track(request: live, response: Track.Response(recording: response, body: body, for: live.url),
+                                                              recordedAt: recordedAt, duration: duration),
+                                                        allowing: recorder.recording.allowedSecrets)
+        deck.withLock { $0.appendRecorded(track) }
+        recorder.noteRecorded()
+        return answer
+    }
+
+    /// Replay without a recorder of a vinyl recorded with the default redaction: it holds
+    /// `access_token=REDACTED` where the live request has the token, so a request that missed
+    /// as sent is tried again redacted the same way. Hits never pay for the redaction.
+    private func playRedacted(_ live: Track.Request) -> Answer? {
+        let redacted = Redaction.default.redact(live)
+        return redacted == live ? nil : play(redacted)
+    }
+
+    /// The miss: counted once, explained once (with why nothing was recorded), logged for the
+    /// test helpers, which report swallowed misses when the test ends.
+    func miss(_ request: Track.Request) -> Answer {
+        let report = deck.withLock { deck -> MissReport in
+            deck.misses += 1
+            var report = Self.missReport(for: request, deck: deck)
+            if let note = recorder?.whyNotRecorded {
+                report.note = report.note.map { $0 + "; " + note } ?? note
+            }
+            if deck.missLog.count < Self.missLogLimit { deck.missLog.append(report) }
+            return report
+        }
+        return Answer(outcome: .failure(TurntableError.noMatchingTrack(report)), source: .miss)
+    }
+}
+
+extension Turntable.Deck {
+    /// Adds a freshly recorded track so later requests can match it. The request it answered
+    /// counts as its first play (a play-once strategy moves on to the next track).
+    mutating func appendRecorded(_ track: Track) {
+        let index = self.index.append(track)
+        vinyl.tracks.append(track)
+        playCounts.append(1)
+        played.append(true)
+        responses.append(nil)
+        // In track order, a track recorded at the end of the vinyl is the one just played.
+        if nextInOrder == index { nextInOrder += 1 }
+    }
+}

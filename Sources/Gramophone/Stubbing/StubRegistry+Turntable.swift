@@ -1,0 +1,18 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension StubRegistry {
+    /// The answer of the first stub that matches `live`, nil when none does and the vinyl
+    /// should answer. Its network condition's delay is the answer's; the caller waits it out
+    /// with the rest of the playback timing.
+    func answer(_ live: Track.Request) async -> Answer? {
+        // The common case, a Turntable without stubs, costs one lock and no allocation.
+        if isEmpty { return nil }
+        guard case .stubbed(let response, let request, let placeholders, let condition) = resolve(live) else { return nil }
+        let answer = await StubAnswer.make(response, for: request, placeholders: placeholders, condition: condition)
+        let byteCount = (try? answer.outcome.get().1.count) ?? 0
+        return Answer(outcome: answer.outcome, source: .stub(delay: answer.condition.totalDelay(byteCount: byteCount)))
+    }
+}

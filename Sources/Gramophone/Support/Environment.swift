@@ -1,0 +1,14 @@
+import Foundation
+
+/// Reads the variables Gramophone takes (`CI`, `GRAMOPHONE_RECORD_MODE`, `GRAMOPHONE_VINYLS`).
+///
+/// Xcode hands a host's variables to a test runner only when they carry a `TEST_RUNNER_`
+/// prefix (and strips it); where the prefixed name reaches the process as is, it counts as
+/// the plain one, so `TEST_RUNNER_CI=1` means `CI=1`.
+enum Environment {
+    static func value(_ name: String, in environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
+        if let value = environment[name], !value.trimmingWhitespace().isEmpty { return value }
+        if let value = environment["TEST_RUNNER_" + name], !value.trimmingWhitespace().isEmpty { return value }
+        return nil
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The calls a URLProtocol makes to its client, made as the URL loading system expects: on
+/// Apple platforms on the thread that called `startLoading` (through its run loop), and on
+/// every platform never after `stopLoading`.
+final class ProtocolClientCalls: @unchecked Sendable {
+    // @unchecked: the protocol and (on Apple platforms) the run loop are only used from the
+    // loading thread, by blocks scheduled on it; `stopped` is locked. Weak: the protocol holds
+    // its load, and the loading system holds the protocol while it loads.
+    private weak var urlProtocol: URLProtocol?
+    private let stopped = Locked(false)
+    #if !canImport(FoundationNetworking)
+    private let runLoop: CFRunLoop
+    #endif
+
+    /// Made in `startLoading`, on the loading thread.
+    init(_ urlProtocol: URLProtocol) {
+        self.urlProtocol = urlProtocol
+        #if !canImport(FoundationNetworking)
+        runLoop = CFRunLoopGetCurrent()
+        #endif
+    }
+
+    /// From `stopLoading`: nothing more reaches the client.
+    func stop() { stopped.withLock { $0 = true } }
+
+    var isStopped: Bool { stopped.withLock { $0 } }
+
+    /// Makes `call` with the client, unless the load was stopped by then.
+    func send(_ call: @escaping @Sendable (URLProtocolClient, URLProtocol) -> Void) {
+        #if !canImport(FoundationNetworking)
+        // Apple expects client calls on the loading thread; its run loop runs this block there,
+        // in order, and `stopLoading` (also on that thread) cannot come between check and call.
+        CFRunLoopPerformBlock(runLoop, CFRunLoopMode.commonModes.rawValue) { [self] in
+            guard !isStopped, let urlProtocol, let client = urlProtocol.client else { return }
+            call(client, urlProtocol)
+        }
+        CFRunLoopWakeUp(runLoop)
+        #else
+        // Linux Foundation calls URLProtocols from its own queues and takes client calls from any thread.
+        guard !isStopped, let urlProtocol, let client = urlProtocol.client else { return }
+        call(client, urlProtocol)
+        #endif
+    }
+}
+
+/// A URLProtocol of ours, with its current load.
+protocol LoadingURLProtocol: URLProtocol {
+    var load: Locked<ProtocolLoad?> { get }
+}
+
+/// One load of a URLProtocol: the task producing the answer and the client calls it makes;
+/// `stop()` is `stopLoading`.
+final class ProtocolLoad: Sendable {
+    let calls: ProtocolClientCalls
+    private let task: Task<Void, Never>
+
+    /// Starts `work`; call from `startLoading`, on the loading thread.
+    init(_ urlProtocol: URLProtocol, _ work: @escaping @Sendable (ProtocolClientCalls) async -> Void) {
+        let calls = ProtocolClientCalls(urlProtocol)
+        self.calls = calls
+        task = Task { await work(calls) }
+    }
+
+    func stop() {
+        calls.stop()
+        task.cancel()
+    }
+
+    /// Returns when the work has ended (tests wait on it instead of sleeping).
+    func finished() async { await task.value }
+}
+
+/// The one routine by which both URLProtocol classes (the Turntable's and the stubber's) hand
+/// an answer to the URL loading system, so every URLSession path delivers the same bytes.
+enum URLProtocolDelivery {
+    /// Tells the client the outcome: the response, the body in `chunks` (each after its
+    /// delay), then the end; nothing once the load is stopped.
+    static func deliver(_ outcome: Result<(HTTPURLResponse, Data), any Error>, to calls: ProtocolClientCalls,
+                        cachePolicy: URLCache.StoragePolicy = .notAllowed, chunks: [(delay: TimeInterval, size: Int)]) async {
+        switch outcome {
+        case .failure(let error):
+            let failure = Unchecked(error)
+            calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didFailWithError: failure.value) }
+        case .success(let (response, body)):
+            let decodedResponse = decoded(response, bodyLength: body.count)
+            calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didReceive: decodedResponse, cacheStoragePolicy: cachePolicy) }
+            #if canImport(FoundationNetworking)
+            // Linux Foundation keeps only the last `didLoad` for completion-handler and async
+            // tasks (it stores rather than appends), so the body goes in one piece there, once
+            // the time its chunks would take has passed (docs/PLATFORMS.md).
+            guard await wait(chunks.reduce(0) { $0 + $1.delay }) else { return }
+            if !body.isEmpty { calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: body) } }
+            #else
+            var offset = body.startIndex
+            for chunk in chunks {
+                guard await wait(chunk.delay) else { return }
+                let end = body.index(offset, offsetBy: min(chunk.size, body.endIndex - offset))
+                let piece = body.subdata(in: offset..<end)
+                calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: piece) }
+                offset = end
+            }
+            #endif
+            calls.send { client, urlProtocol in client.urlProtocolDidFinishLoading(urlProtocol) }
+        }
+    }
+
+    #if !canImport(FoundationNetworking)
+    /// Tells the client of a redirect; the URL loading system makes a new load for `request`
+    /// (after asking the delegate). As Apple's CustomHTTPProtocol sample does, this load then
+    /// ends with a cancellation error the system ignores.
+    static func redirect(to request: URLRequest, after response: HTTPURLResponse, through calls: ProtocolClientCalls) {
+        calls.send { client, urlProtocol in
+            client.urlProtocol(urlProtocol, wasRedirectedTo: request, redirectResponse: response)
+            client.urlProtocol(urlProtocol, didFailWithError: NSError(domain: NSCocoaErrorDomain, code: NSUserCancelledError))
+        }
+    }
+    #endif
+
+    /// `byteCount` bytes in pieces of `size`, all due at once.
+    static func immediateChunks(byteCount: Int, size: Int) -> [(delay: TimeInterval, size: Int)] {
+        stride(from: 0, to: byteCount, by: max(1, size)).map { (0, min(size, byteCount - $0)) }
+    }
+
+    /// Sleeps; false when the load was stopped meanwhile (the client must hear nothing more).
+    static func wait(_ seconds: TimeInterval) async -> Bool {
+        if seconds > 0 {
+            do { try await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000)) } catch { return false }
+        }
+        return !Task.isCancelled
+    }
+
+    /// The response without `Content-Encoding`: a vinyl holds bodies as the client saw them
+    /// (already decoded), so nothing on this path may decode them a second time.
+    static func decoded(_ response: HTTPURLResponse, bodyLength: Int) -> HTTPURLResponse {
+        var fields: [String: String] = [:]
+        var changed = false
+        for case let (name as String, value as String) in response.allHeaderFields {
+            switch name.lowercased() {
+            case "content-encoding": changed = true
+            case "content-length": fields[name] = String(bodyLength); changed = changed || value != String(bodyLength)
+            default: fields[name] = value
+            }
+        }
+        guard changed, let url = response.url else { return response }
+        return HTTPURLResponse(url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: fields) ?? response
+    }
+}

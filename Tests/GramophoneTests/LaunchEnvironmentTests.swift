@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+import GramophoneTestSupport
+@testable import Gramophone
+
+/// An app under UI test plays the vinyl its launch environment names: the test launches a
+/// small executable (`GramophoneLaunchProbe`) as a UI test launches an app, with only
+/// environment variables to go on.
+@Suite("Launch environment (UI tests)")
+struct LaunchEnvironmentTests {
+    static var probe: URL {
+        Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("GramophoneLaunchProbe")
+    }
+
+    /// Runs the probe with `environment`, fetching `urls`; its output lines.
+    func launch(_ environment: [String: String], fetching urls: [String]) throws -> [String] {
+        let process = Process()
+        process.executableURL = Self.probe
+        process.arguments = urls
+        // Only what a UI test sets, plus what a process needs to start.
+        process.environment = environment.merging(["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin"]) { own, _ in own }
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+    }
+
+    @Test func theNamedVinylAnswersTheAppsSharedSession() throws {
+        let folder = try makeTemporaryFolder(prefix: "gramophone-launch")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vinyl = Vinyl(name: "onboarding", tracks: [
+            Track("GET https://api.example.com/welcome", .json(#"{"title":"Hello"}"#)),
+            Track("GET https://api.example.com/offline", .error(.notConnectedToInternet)),
+        ])
+        let file = folder.appendingPathComponent("onboarding.json")
+        try vinyl.write(to: file)
+        let lines = try launch(["GRAMOPHONE_VINYL_PATH": file.path],
+                               fetching: ["https://api.example.com/welcome", "https://api.example.com/offline", "https://api.example.com/missing"])
+        #expect(lines.prefix(3) == ["installed: yes", #"200 {"title":"Hello"}"#, "ERROR \(URLError.notConnectedToInternet.rawValue)"])
+        // A miss fails the request; it never reaches the network.
+        #expect(lines.count == 4 && lines.last?.hasPrefix("ERROR") == true)
+    }
+
+    @Test func aNormalLaunchInstallsNothing() throws {
+        #expect(try launch([:], fetching: []) == ["installed: no"])
+    }
+
+    @Test func aMatchingItDoesNotKnowIsRefusedWithTheVariableNamed() throws {
+        #expect(throws: VinylError.self) { try MatchingStrategy(launchValue: "method,colour") }
+        #expect(try MatchingStrategy(launchValue: "method, path ,query").description == "method, path, query")
+        #expect(try MatchingStrategy(launchValue: "trackOrder").description == "track order")
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable, "needs the local httpbin (scripts/test starts it)"))
+    func inRecordModeTheVinylIsWrittenWhereTheTestCanReadIt() throws {
+        let base = try HTTPBin.baseURL()
+        let folder = try makeTemporaryFolder(prefix: "gramophone-launch-record")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("recorded.json")
+        let url = base.appendingPathComponent("base64/R3JhbW9waG9uZQ==").absoluteString
+        let lines = try launch(["GRAMOPHONE_VINYL_PATH": file.path, "GRAMOPHONE_RECORD_MODE": "once"], fetching: [url])
+        #expect(lines == ["installed: yes", "200 Gramophone"])
+        // The app process is gone; the test reads what it recorded.
+        let recorded = try Vinyl(contentsOf: file)
+        #expect(recorded.tracks.count == 1)
+        #expect(recorded.tracks.first?.response?.body == Data("Gramophone".utf8))
+    }
+}
