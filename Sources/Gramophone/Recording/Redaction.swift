@@ -236,6 +236,12 @@ struct Scrubber {
         var result: [UInt8] = []
         var start = 0, copied = 0
         while start <= haystack.count - needle.count {
+            // A placeholder already there is never part of a secret (a secret `ted>` would eat
+            // into `<redacted>` again on every pass): step over it.
+            if haystack[start] == placeholderBytes[0], haystack[start...].starts(with: placeholderBytes) {
+                start += placeholderBytes.count
+                continue
+            }
             if haystack[start] == needle[0], haystack[start..<(start + needle.count)].elementsEqual(needle) {
                 result.append(contentsOf: haystack[copied..<start])
                 result.append(contentsOf: placeholderBytes)
