@@ -1,5 +1,5 @@
 // Fuzz target: the DVR cassette reader.
-// fuzz-seeds: dvr vinyl
+// fuzz-seeds: dvr vinyl Fuzz/Seeds/Captures
 // fuzz-dict: json.dict
 import Foundation
 @testable import Gramophone

@@ -1,5 +1,5 @@
 // Fuzz target: Gramophone's native JSON reader (and the Vinyl library's bare arrays).
-// fuzz-seeds: vinyl dvr
+// fuzz-seeds: vinyl dvr Fuzz/Seeds/Captures
 // fuzz-dict: json.dict
 import Foundation
 @testable import Gramophone

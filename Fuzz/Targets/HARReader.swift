@@ -1,5 +1,5 @@
 // Fuzz target: the HAR (HTTP Archive 1.2) reader.
-// fuzz-seeds: har ../HAR
+// fuzz-seeds: har ../HAR Fuzz/Seeds/Captures
 // fuzz-dict: json.dict
 import Foundation
 @testable import Gramophone

@@ -1,6 +1,6 @@
 // Fuzz target: the JSON parser itself. Anything it accepts must write back (compactly)
 // to text it reads as the same value.
-// fuzz-seeds: vinyl dvr har
+// fuzz-seeds: vinyl dvr har Fuzz/Seeds/Captures
 // fuzz-dict: json.dict
 import Foundation
 @testable import Gramophone

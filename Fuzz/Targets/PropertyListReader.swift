@@ -1,5 +1,5 @@
 // Fuzz target: the property-list vinyl reader (XML and binary plists through Foundation).
-// fuzz-seeds:
+// fuzz-seeds: Fuzz/Seeds/Captures
 // fuzz-dict: plist.dict
 import Foundation
 @testable import Gramophone

@@ -1,5 +1,5 @@
 // Fuzz target: the VCR.py / Ruby VCR JSON cassette reader (read only: rewritten as Gramophone's JSON).
-// fuzz-seeds: ../VCR
+// fuzz-seeds: ../VCR Fuzz/Seeds/Captures
 // fuzz-dict: json.dict
 import Foundation
 @testable import Gramophone

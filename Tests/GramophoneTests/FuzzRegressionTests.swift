@@ -82,6 +82,41 @@ struct FuzzRegressionTests {
         #expect(ISO8601.parse(text) == nil)
     }
 
+    /// VinylWriters: 4379182340.254967 was written as `….254Z`, read back as the double just
+    /// below .254, and written again as `….253Z`: every rewrite moved such a date a millisecond.
+    @Test(arguments: [4_379_182_340.0, 0, -62_135_596_800, -1_000, 253_402_300_000, 1_763_000_000])
+    func everyMillisecondWritesBackUnchanged(base: Double) throws {
+        var moved: [String] = []
+        for millisecond in 0..<1000 {
+            let text = ISO8601.format(Date(timeIntervalSince1970: base + Double(millisecond) / 1000 + 0.000_4))
+            let again = ISO8601.format(try #require(ISO8601.parse(text)))
+            if again != text { moved.append("\(text) -> \(again)") }
+        }
+        #expect(moved.count == 0, "dates moved, e.g. \(moved.prefix(3))")
+    }
+
+    /// VinylWriters: a JSON body `null` was stored as `"body": null`, which reads as no body.
+    @Test(arguments: VinylFormat.allCases.filter(\.isWritable))
+    func aJSONNullBodySurvivesARewrite(format: VinylFormat) throws {
+        let tracks = ["application/json", "application/vnd.api+json", "text/json"].map { type in
+            Track(request: Track.Request(method: "POST", url: URL(string: "https://a.example/")!, headers: ["Content-Type": type], body: Data("null".utf8)),
+                  outcome: .response(Track.Response(headers: ["Content-Type": type], body: Data("null".utf8))))
+        }
+        let again = try Vinyl(data: try Vinyl(name: "null", tracks: tracks).encoded(as: format), name: "null", format: format)
+        #expect(again.tracks.map { String(decoding: $0.request.body, as: UTF8.self) } == ["null", "null", "null"])
+        #expect(again.tracks.map { String(decoding: $0.response?.body ?? Data(), as: UTF8.self) } == ["null", "null", "null"])
+    }
+
+    /// VCRReader (seeded with the httpbin captures): a relative response `url` was read, written
+    /// as Gramophone's JSON, and refused there. It is now refused where it is read.
+    @Test func aVCRResponseURLMustBeAbsolute() throws {
+        let text = #"{"interactions": [{"request": {"uri": "https://a.example/", "method": "GET"}, "response": {"status": {"code": 200}, "url": "ht/gif/127.0.0.1:49257/json"}}]}"#
+        let error = try #require(throws: VinylError.self) { try Vinyl(data: Data(text.utf8), name: "vcr", format: .vcr, file: "vcr.json") }
+        #expect(error.place == "interactions[0].response.url")
+        let absolute = text.replacingOccurrences(of: "ht/gif/127.0.0.1:49257/json", with: "https://a.example/moved")
+        #expect(try Vinyl(data: Data(absolute.utf8), name: "vcr", format: .vcr).tracks[0].response?.url?.absoluteString == "https://a.example/moved")
+    }
+
     /// GramophoneReader: a body under `application/json-TP` (an `application/json…` type that is
     /// not JSON to the writer) was written as base64 without saying so, and read back as text.
     @Test func aBase64BodyUnderAnApplicationJSONPrefixTypeSaysSo() throws {

@@ -50,6 +50,40 @@ struct RedactionTests {
         #expect(Redaction.none.redact(track) == track)
     }
 
+    /// Redaction fuzz target: a removed value repeated in another request header (a proxy's
+    /// copy of the credential) was kept there, though the response's headers were scrubbed.
+    @Test func aRemovedValueIsScrubbedFromTheRequestsOtherHeaders() {
+        let request = Track.Request(method: "GET", url: URL(string: "https://api.example.com/me")!,
+                                    headers: ["Authorization": "Bearer abc12345", "X-Forwarded-Credential": "Bearer abc12345", "X-Trace": "token abc12345"])
+        let redacted = Redaction.default.redact(request)
+        #expect(redacted.headers.fields.map(\.name) == ["X-Forwarded-Credential", "X-Trace"])
+        #expect(redacted.headers["X-Forwarded-Credential"] == Redaction.placeholder)
+        #expect(redacted.headers["X-Trace"] == "token \(Redaction.placeholder)")
+        #expect(Redaction.default.redact(Track(request: request, outcome: .status(204))).request == redacted)
+    }
+
+    /// Redaction fuzz target: secrets were searched with NSString, which compares characters,
+    /// not bytes: a token followed by a combining accent (or ending in one) was not found, so
+    /// its bytes stayed in the track.
+    @Test(arguments: ["tok3nSecret\u{301}", "\u{301}tok3nSecret", "tok3nSecrete\u{301}x"])
+    func aSecretNextToACombiningMarkIsStillScrubbed(_ echoed: String) {
+        let track = Track(request: Track.Request(method: "GET", url: URL(string: "https://api.example.com/me")!, headers: ["X-Api-Key": "tok3nSecret"]),
+                          response: Track.Response(headers: ["Content-Type": "text/plain"], body: Data("key: \(echoed)".utf8)))
+        let body = Redaction.default.redact(track).response?.body ?? Data()
+        #expect(body.range(of: Data("tok3nSecret".utf8)) == nil, "\(String(decoding: body, as: UTF8.self))")
+    }
+
+    /// Redaction fuzz target: a removed value that is part of the placeholder (`ted>`) was
+    /// scrubbed out of placeholders already there, so each redaction changed the track again.
+    @Test func redactingTwiceChangesNothingMore() {
+        let track = Track(request: Track.Request(method: "GET", url: URL(string: "https://api.example.com/me")!, headers: ["Cookie": "a=ted>"]),
+                          response: Track.Response(headers: ["Location": "/x?token=\(Redaction.placeholder)", "X-Echo": "a=ted> seen"]))
+        let once = Redaction.default.redact(track)
+        #expect(once.response?.headers["Location"] == "/x?token=\(Redaction.placeholder)")
+        #expect(once.response?.headers["X-Echo"] == "\(Redaction.placeholder) seen")
+        #expect(Redaction.default.redact(once) == once)
+    }
+
     // Names that carry credentials wherever the telling word sits, in any case or separator;
     // names that only resemble them stay (the search is on UTF-8 bytes, not NSString).
     @Test(arguments: ["X-Api-Key", "api_key", "APIKEY", "X-Client-Secret", "Secret", "X-Password-Hash", "x_auth_token", "token",

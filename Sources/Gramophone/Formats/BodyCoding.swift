@@ -14,7 +14,11 @@ enum BodyCoding {
     static let encodingKey = "bodyEncoding"
 
     static func decode(_ value: JSONValue?, explicit: JSONValue?, headers: Headers, convention: Convention, path: DecodingPath) throws -> Data {
-        guard let value, value != .null else { return Data() }
+        guard let value else { return Data() }
+        if value == .null {
+            // A JSON body that is `null` is stored as null marked "json"; a bare null is no body.
+            return explicit == .string("json") ? Data("null".utf8) : Data()
+        }
         if let explicit {
             guard case .string(let encoding) = explicit else {
                 throw StructureError(path: path.key(encodingKey), problem: "expected a string, found \(explicit.kindName)", fix: "Use \"json\", \"text\" or \"base64\"")
@@ -65,7 +69,9 @@ enum BodyCoding {
         let isText = UTF8Validation.isValid(body)
         if let mediaType, isJSON(mediaType) {
             if let value = try? JSONParser.parse(body), Data(JSONWriter.compact(value)) == body {
+                // A string or null stored bare would read back as text or as no body.
                 if case .string = value { return (value, "json") }
+                if value == .null { return (value, "json") }
                 return (value, nil)
             }
             // Not canonical JSON: keep the exact text. Only `application/json…` strings read

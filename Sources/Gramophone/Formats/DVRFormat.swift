@@ -69,7 +69,7 @@ enum DVRFormat {
         guard !body.isEmpty else { return nil }
         if let mediaType = headers.mediaType {
             let isText = UTF8Validation.isValid(body)
-            if BodyCoding.isJSON(mediaType), isText, let value = try? JSONParser.parse(body), Data(JSONWriter.compact(value)) == body, value.stringValue == nil {
+            if BodyCoding.isJSON(mediaType), isText, let value = try? JSONParser.parse(body), Data(JSONWriter.compact(value)) == body, value.stringValue == nil, value != .null {
                 return (value, nil)
             }
             if mediaType.hasPrefix("text/") || mediaType.hasPrefix("application/json") {

@@ -121,33 +121,29 @@ extension HARFormat {
         return items.map { .object([("name", .string($0.name)), ("value", .string($0.value ?? ""))]) }
     }
 
-    /// `Cookie: a=1; b=2` as HAR cookie objects.
+    /// `Cookie: a=1; b=2` as HAR cookie objects (empty pieces and nameless ones skipped).
     static func requestCookies(_ headers: Headers) -> [JSONValue] {
         headers.values(for: "Cookie").flatMap { line in
-            line.split(separator: ";").compactMap { pair -> JSONValue? in
-                let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingWhitespace() }
-                guard let name = parts.first, !name.isEmpty else { return nil }
-                return .object([("name", .string(name)), ("value", .string(parts.count > 1 ? parts[1] : ""))])
+            HeaderPieces.pairs(line).compactMap { pair -> JSONValue? in
+                guard !pair.name.isEmpty else { return nil }
+                return .object([("name", .string(pair.name)), ("value", .string(pair.value ?? ""))])
             }
         }
     }
 
-    /// Each `Set-Cookie` as a HAR cookie with the attributes HAR names.
+    /// Each `Set-Cookie` as a HAR cookie with the attributes HAR names. The header itself is
+    /// written unchanged in `headers`; this is devtools' parsed view of it.
     static func responseCookies(_ headers: Headers) -> [JSONValue] {
         headers.values(for: "Set-Cookie").compactMap { line -> JSONValue? in
-            let attributes = line.split(separator: ";").map { String($0).trimmingWhitespace() }
-            guard let first = attributes.first else { return nil }
-            let pair = first.split(separator: "=", maxSplits: 1).map(String.init)
-            guard let name = pair.first, !name.isEmpty else { return nil }
-            var members: [(key: String, value: JSONValue)] = [("name", .string(name)), ("value", .string(pair.count > 1 ? pair[1] : ""))]
-            for attribute in attributes.dropFirst() {
-                let parts = attribute.split(separator: "=", maxSplits: 1).map(String.init)
-                switch parts[0].lowercased() {
-                case "path" where parts.count > 1: members.append(("path", .string(parts[1])))
-                case "domain" where parts.count > 1: members.append(("domain", .string(parts[1])))
-                case "expires" where parts.count > 1: members.append(("expires", .string(parts[1])))
-                case "httponly": members.append(("httpOnly", .bool(true)))
-                case "secure": members.append(("secure", .bool(true)))
+            guard let cookie = HeaderPieces.setCookie(line) else { return nil }
+            var members: [(key: String, value: JSONValue)] = [("name", .string(cookie.name)), ("value", .string(cookie.value))]
+            for attribute in cookie.attributes {
+                switch (attribute.name.lowercased(), attribute.value) {
+                case ("path", let value?): members.append(("path", .string(value)))
+                case ("domain", let value?): members.append(("domain", .string(value)))
+                case ("expires", let value?): members.append(("expires", .string(value)))
+                case ("httponly", _): members.append(("httpOnly", .bool(true)))
+                case ("secure", _): members.append(("secure", .bool(true)))
                 default: break
                 }
             }

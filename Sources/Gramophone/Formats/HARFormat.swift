@@ -79,13 +79,14 @@ enum HARFormat {
         guard !method.isEmpty, method.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {
             throw StructureError(path: path.key("method"), problem: "\"\(method)\" is not an HTTP method", fix: "Use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS")
         }
-        var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers")))
+        var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers"), splittingLines: true))
         var body = Data()
         if let postData = value["postData"], postData != .null {
             let postPath = path.key("postData")
             _ = try postData.members(at: postPath)
             body = try decodePostData(postData, path: postPath)
             if let mimeType = try postData.optionalString("mimeType", at: postPath), !mimeType.isEmpty, !body.isEmpty, !headers.contains("Content-Type") {
+                try HeaderLineBreaks.check(name: "Content-Type", value: mimeType, at: postPath.key("mimeType"))
                 headers.add(name: "Content-Type", value: mimeType)
             }
         }
@@ -116,7 +117,7 @@ enum HARFormat {
     }
 
     static func decodeResponse(_ value: JSONValue, status: Int, path: DecodingPath) throws -> Track.Response {
-        var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers")))
+        var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers"), splittingLines: true))
         var body = Data()
         var mimeType: String?
         if let content = value["content"], content != .null {
@@ -132,6 +133,7 @@ enum HARFormat {
             }
         }
         if let mimeType, !mimeType.isEmpty, !body.isEmpty, !headers.contains("Content-Type") {
+            try HeaderLineBreaks.check(name: "Content-Type", value: mimeType, at: path.key("content").key("mimeType"))
             headers.add(name: "Content-Type", value: mimeType)
         }
         dropStaleContentEncoding(&headers, body: body)
@@ -153,7 +155,8 @@ enum HARFormat {
     /// to decompress plain bytes. A body that still starts with the gzip magic is kept as is.
     static func dropStaleContentEncoding(_ headers: inout Headers, body: Data) {
         guard let encoding = headers["Content-Encoding"]?.trimmingWhitespace().lowercased(), !encoding.isEmpty else { return }
-        let codings = encoding.split(separator: ",").map { String($0).trimmingWhitespace() }
+        // Empty pieces (`gzip, , br`) name no coding.
+        let codings = encoding.split(separator: ",").map { String($0).trimmingWhitespace() }.filter { !$0.isEmpty }
         guard codings.allSatisfy({ compressions.contains($0) || $0 == "identity" }) else { return }
         if codings.contains(where: { $0 == "gzip" || $0 == "x-gzip" }), body.starts(with: [0x1F, 0x8B]) { return }
         headers.remove("Content-Encoding")

@@ -54,30 +54,42 @@ extension JSONValue {
     }
 
     /// Headers as an object (string or list-of-strings values) or a HAR-style list of name/value pairs.
-    func headers(at path: DecodingPath) throws -> Headers {
+    /// A name or value holding CR, LF or NUL is refused (`HeaderLineBreaks`); with
+    /// `splittingLines` (HAR) a value's lines become repeated fields instead.
+    func headers(at path: DecodingPath, splittingLines: Bool = false) throws -> Headers {
+        var headers = Headers()
+        func add(_ name: String, _ value: String) throws {
+            if splittingLines, !HeaderLineBreaks.isUnsafe(name), HeaderLineBreaks.isUnsafe(value) {
+                for line in HeaderLineBreaks.lines(value) {
+                    try HeaderLineBreaks.check(name: name, value: line, at: path)
+                    headers.add(name: name, value: line)
+                }
+                return
+            }
+            try HeaderLineBreaks.check(name: name, value: value, at: path)
+            headers.add(name: name, value: value)
+        }
         switch self {
-        case .null: return Headers()
+        case .null: return headers
         case .object(let members):
-            var headers = Headers()
             for member in members {
                 switch member.value {
-                case .string(let value): headers.add(name: member.key, value: value)
+                case .string(let value): try add(member.key, value)
                 case .array(let values):
                     for (index, value) in values.enumerated() {
-                        headers.add(name: member.key, value: try value.string(at: path.key(member.key).index(index)))
+                        try add(member.key, try value.string(at: path.key(member.key).index(index)))
                     }
-                case .number(let text): headers.add(name: member.key, value: text)
+                case .number(let text): try add(member.key, text)
                 default:
                     throw StructureError(path: path.key(member.key), problem: "expected a header value string, found \(member.value.kindName)", fix: "Quote the header value")
                 }
             }
             return headers
         case .array(let items):
-            var headers = Headers()
             for (index, item) in items.enumerated() {
                 let itemPath = path.index(index)
                 _ = try item.members(at: itemPath)
-                headers.add(name: try item.requiredString("name", at: itemPath), value: try item.requiredString("value", at: itemPath))
+                try add(try item.requiredString("name", at: itemPath), try item.requiredString("value", at: itemPath))
             }
             return headers
         default:

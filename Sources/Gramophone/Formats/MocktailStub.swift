@@ -29,7 +29,7 @@ package struct MocktailStub: Sendable {
     /// - Throws: `VinylError(.malformed)` naming the file, the line and the fix.
     package init(text: String, file: String? = nil) throws {
         // Tail files written on Windows end lines with CRLF; the body keeps its own bytes.
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(Substring.init)
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: Self.endsLine)
         func line(_ index: Int) -> String {
             var value = String(lines[index])
             if value.hasSuffix("\r") { value.removeLast() }
@@ -67,11 +67,16 @@ package struct MocktailStub: Sendable {
             guard let colon = header.firstIndex(of: ":") else {
                 throw failure(index + 1, "\"\(header.prefix(60))\" is not a header line", "Write headers as `Name: value`, then a blank line before the body")
             }
-            headers.add(name: String(header[..<colon]).trimmingWhitespace(), value: String(header[header.index(after: colon)...]).trimmingWhitespace())
+            let (name, value) = (String(header[..<colon]).trimmingWhitespace(), String(header[header.index(after: colon)...]).trimmingWhitespace())
+            // A lone CR (lines end at LF) or NUL would start another header when the stub answers.
+            guard !HeaderLineBreaks.isUnsafe(name), !HeaderLineBreaks.isUnsafe(value) else {
+                throw failure(index + 1, "the header \"\(name.prefix(60))\" holds a carriage return or NUL", "Remove the stray CR or NUL from the header line")
+            }
+            headers.add(name: name, value: value)
             index += 1
         }
         // Everything after the blank line is the body, byte for byte.
-        let bodyText = index + 1 < lines.count ? lines[(index + 1)...].joined(separator: "\n") : ""
+        let bodyText = index + 1 < lines.count ? String(text[lines[index + 1].startIndex...]) : ""
         var base64 = false
         if let contentType = headers["Content-Type"], contentType.lowercased().replacingOccurrences(of: " ", with: "").hasSuffix(";base64"),
            let marker = contentType.lastIndex(of: ";") {
@@ -106,6 +111,12 @@ package struct MocktailStub: Sendable {
         var headers = self.headers
         if headers["Content-Length"] != nil { headers["Content-Length"] = String(body.count) }
         return Track.Response(status: status, headers: headers, body: body, url: url)
+    }
+
+    /// A line end: LF, or CRLF, which a Swift string holds as one `Character`, so splitting at
+    /// "\n" alone left a Windows file one long line.
+    private static func endsLine(_ character: Character) -> Bool {
+        character == "\n" || character == "\r\n"
     }
 
     /// Replaces `{{ key }}` (spaces optional) with `values[key]`.

@@ -161,19 +161,27 @@ enum PropertyListFormat {
         if let list = value as? [Any] {
             for (index, item) in list.enumerated() {
                 let field = try dictionary(item, at: path.index(index))
-                guard let name = field["name"], let fieldValue = field["value"] else {
+                guard let nameValue = field["name"], let fieldValue = field["value"] else {
                     throw StructureError(path: path.index(index), problem: "a header needs \"name\" and \"value\"", fix: "Write each header as {name; value}")
                 }
-                headers.add(name: try string(name, at: path.index(index).key("name")), value: try string(fieldValue, at: path.index(index).key("value")))
+                let (name, value) = (try string(nameValue, at: path.index(index).key("name")), try string(fieldValue, at: path.index(index).key("value")))
+                try HeaderLineBreaks.check(name: name, value: value, at: path)
+                headers.add(name: name, value: value)
             }
             return headers
         }
         let fields = try dictionary(value, at: path)
         for name in fields.keys.sorted() {
             if let values = fields[name] as? [Any] {
-                for (index, item) in values.enumerated() { headers.add(name: name, value: try string(item, at: path.key(name).index(index))) }
+                for (index, item) in values.enumerated() {
+                    let value = try string(item, at: path.key(name).index(index))
+                    try HeaderLineBreaks.check(name: name, value: value, at: path)
+                    headers.add(name: name, value: value)
+                }
             } else {
-                headers.add(name: name, value: try string(fields[name] as Any, at: path.key(name)))
+                let value = try string(fields[name] as Any, at: path.key(name))
+                try HeaderLineBreaks.check(name: name, value: value, at: path)
+                headers.add(name: name, value: value)
             }
         }
         return headers

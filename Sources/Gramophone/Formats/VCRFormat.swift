@@ -57,7 +57,8 @@ enum VCRFormat {
             status: status,
             headers: try (responseValue["headers"] ?? .null).headers(at: responsePath.key("headers")),
             body: try decodeBody(responseValue["body"], path: responsePath.key("body")),
-            url: (responseValue["url"]?.stringValue).flatMap { URL(string: $0) },
+            // Absolute or an error, as in Gramophone's JSON, which would not read a relative one back.
+            url: responseValue["url"]?.stringValue == nil ? nil : try responseValue.url("url", at: responsePath, required: false),
             httpVersion: httpVersion)
         var recordedAt: Date?
         if let text = value["recorded_at"]?.stringValue {

@@ -192,7 +192,10 @@ extension Vinyl {
 
     /// The vinyl's file content in `format`: sorted keys, indented, ending with a newline.
     /// - Throws: `VinylError(.unwritable)` for a format Gramophone only reads.
+    ///   A header name or value holding CR, LF or NUL is `.unwritable` too, naming its place:
+    ///   written, it would start another header when replayed.
     public func encoded(as format: VinylFormat = .gramophone) throws -> Data {
+        if format.isWritable { try HeaderLineBreaks.check(self, format: format) }
         switch format {
         case .gramophone: return Data(JSONWriter.pretty(GramophoneFormat.encode(self)))
         case .dvr: return Data(JSONWriter.pretty(DVRFormat.encode(self)))
@@ -207,6 +210,13 @@ extension Vinyl {
     /// Writes the vinyl atomically: readers see the old file or the new one, never a part.
     /// Missing folders are created.
     public func write(to url: URL, format: VinylFormat = .gramophone) throws {
-        try AtomicFile.write(try encoded(as: format), to: url)
+        let data: Data
+        do {
+            data = try encoded(as: format)
+        } catch var error as VinylError {
+            error.file = error.file ?? url.path
+            throw error
+        }
+        try AtomicFile.write(data, to: url)
     }
 }

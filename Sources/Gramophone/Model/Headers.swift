@@ -96,7 +96,8 @@ public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, Custo
     /// The `Content-Type` without parameters, lowercased (`application/json`).
     package var mediaType: String? {
         guard let value = self["Content-Type"] else { return nil }
-        let base = value.split(separator: ";", maxSplits: 1).first.map(String.init) ?? value
+        // Empty pieces kept: `;charset=utf-8` has an empty type, not the type `charset=utf-8`.
+        let base = value.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? value
         return base.trimmingWhitespace().lowercased()
     }
 

@@ -217,11 +217,43 @@ struct Scrubber {
 
     func scrub(_ text: String) -> String {
         guard !secrets.isEmpty else { return text }
-        var text = text
-        for secret in secrets where text.contains(secret) {
-            text = text.replacingOccurrences(of: secret, with: Redaction.placeholder)
+        var bytes = Array(text.utf8), changed = false
+        for secret in secrets {
+            if let replaced = Self.replacing(Array(secret.utf8), in: bytes) { bytes = replaced; changed = true }
         }
-        return text
+        return changed ? String(decoding: bytes, as: UTF8.self) : text
+    }
+
+    private static let placeholderBytes = Array(Redaction.placeholder.utf8)
+
+    /// `haystack` with every occurrence of `needle` (left to right) replaced by the placeholder,
+    /// nil when there is none. Bytes, not `contains`/`replacingOccurrences`: NSString compares
+    /// characters, so a secret followed by a combining accent was not found and stayed in the
+    /// track (found by the Redaction fuzz target), and it bridges the text on every call. A
+    /// secret is whole scalars, so replacing its bytes keeps the text valid UTF-8.
+    private static func replacing(_ needle: [UInt8], in haystack: [UInt8]) -> [UInt8]? {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return nil }
+        var result: [UInt8] = []
+        var start = 0, copied = 0
+        while start <= haystack.count - needle.count {
+            // A placeholder already there is never part of a secret (a secret `ted>` would eat
+            // into `<redacted>` again on every pass): step over it.
+            if haystack[start] == placeholderBytes[0], haystack[start...].starts(with: placeholderBytes) {
+                start += placeholderBytes.count
+                continue
+            }
+            if haystack[start] == needle[0], haystack[start..<(start + needle.count)].elementsEqual(needle) {
+                result.append(contentsOf: haystack[copied..<start])
+                result.append(contentsOf: placeholderBytes)
+                start += needle.count
+                copied = start
+            } else {
+                start += 1
+            }
+        }
+        guard copied > 0 else { return nil }
+        result.append(contentsOf: haystack[copied...])
+        return result
     }
 
     func scrub(_ headers: Headers) -> Headers {

@@ -176,7 +176,8 @@ struct SecretScanner {
         }
         if headers.mediaType == "application/x-www-form-urlencoded" {
             for pair in text.split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1)
+                // Empty pieces kept: `=token=abc` has an empty name, not the name `token`.
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 guard parts.count == 2 else { continue }
                 let item = Redaction.RawQueryItem(name: String(parts[0]), value: String(parts[1]))
                 let name = item.decodedName.replacingOccurrences(of: "+", with: " ")
