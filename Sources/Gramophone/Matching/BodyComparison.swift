@@ -24,7 +24,8 @@ struct BodyComparison: Sendable, Hashable {
 
         init(_ body: Data, headers: Headers) {
             let type = headers.mediaType ?? ""
-            if type == "application/json" || type.hasSuffix("+json") || Self.looksLikeJSON(body), let value = try? JSONParser.parse(body) {
+            let untyped = type.isEmpty || type == "application/x-www-form-urlencoded"
+            if type == "application/json" || type.hasSuffix("+json") || (untyped && Self.looksLikeJSON(body)), let value = try? JSONParser.parse(body) {
                 self = .json(value)
             } else if type == "application/x-www-form-urlencoded" || (type.isEmpty && Self.looksLikeForm(body)) {
                 self = .form(FormField.fields(body))
@@ -41,7 +42,8 @@ struct BodyComparison: Sendable, Hashable {
             body.contains(UInt8(ascii: "=")) && body.allSatisfy { $0 > 0x20 && $0 < 0x7F }
         }
 
-        /// Bodies sent without a JSON content type still compare as JSON, as they always have.
+        /// Bodies sent without a type (or with the form type URLSession adds) that read as JSON
+        /// compare as JSON, as they always have; a declared `text/plain` stays text.
         private static func looksLikeJSON(_ body: Data) -> Bool {
             let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
             return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
@@ -183,7 +185,7 @@ struct BodyComparison: Sendable, Hashable {
                 if pair.0.contentType.map(Self.mediaType) != pair.1.contentType.map(Self.mediaType) {
                     lines.append("\(place) content type: \(show(pair.0.contentType)) vs \(show(pair.1.contentType))")
                 }
-                if partKey(pair.0) != partKey(pair.1) { lines.append(contentDifference(pair.0, pair.1, place: place)) }
+                if pair.0.content != pair.1.content, partKey(pair.0) != partKey(pair.1) { lines.append(contentDifference(pair.0, pair.1, place: place)) }
             }
         }
         if lines.isEmpty && ignored.isEmpty { lines.append("multipart parts: \(a.parts.map(\.name)) vs \(b.parts.map(\.name))") }
