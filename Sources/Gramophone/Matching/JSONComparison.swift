@@ -115,12 +115,32 @@ struct JSONComparison: Sendable, Hashable {
     /// One line per differing place, `items[2].id: 3 vs 4` under `prefix` (live value first),
     /// then `meta.requestId: ignored` for ignored places whose values differ.
     func differences(_ live: JSONValue, _ recorded: JSONValue, prefix: String) -> [String] {
-        var lines: [String] = [], ignored: [String] = []
-        compare(live, recorded, printed: prefix, steps: [], lines: &lines, ignored: &ignored)
-        return lines + ignored
+        let (lines, ignored) = places(live, recorded, prefix: prefix)
+        return lines.map(\.line) + ignored
     }
 
-    private func compare(_ a: JSONValue, _ b: JSONValue, printed: String, steps: [Step], lines: inout [String], ignored: inout [String]) {
+    /// The differing places with the path that would ignore each (`items[].id`; nil for the
+    /// whole value), and the lines for ignored places.
+    func places(_ live: JSONValue, _ recorded: JSONValue, prefix: String) -> (differing: [(line: String, path: String?)], ignored: [String]) {
+        var lines: [(line: String, path: String?)] = [], ignored: [String] = []
+        compare(live, recorded, printed: prefix, steps: [], lines: &lines, ignored: &ignored)
+        return (lines, ignored)
+    }
+
+    /// `items[].id`, as `ignoring:` takes it.
+    static func path(_ steps: [Step]) -> String? {
+        guard !steps.isEmpty else { return nil }
+        var text = ""
+        for step in steps {
+            switch step {
+            case .key(let key): text += (text.isEmpty ? "" : ".") + key
+            case .everyElement: text += "[]"
+            }
+        }
+        return text
+    }
+
+    private func compare(_ a: JSONValue, _ b: JSONValue, printed: String, steps: [Step], lines: inout [(line: String, path: String?)], ignored: inout [String]) {
         if isIgnored(steps) {
             if !a.semanticallyEquals(b) { ignored.append("\(printed): ignored") }
             return
@@ -131,28 +151,29 @@ struct JSONComparison: Sendable, Hashable {
             for key in keys {
                 let path = printed.isEmpty ? key : printed + "." + key
                 let left = x.first { $0.key == key }?.value, right = y.first { $0.key == key }?.value
+                let place = steps + [.key(key)]
                 switch (left, right) {
-                case let (left?, right?): compare(left, right, printed: path, steps: steps + [.key(key)], lines: &lines, ignored: &ignored)
+                case let (left?, right?): compare(left, right, printed: path, steps: place, lines: &lines, ignored: &ignored)
                 case let (left?, nil):
-                    if isIgnored(steps + [.key(key)]) { ignored.append("\(path): ignored") } else { lines.append("\(path): \(Self.show(left)) vs (absent)") }
+                    if isIgnored(place) { ignored.append("\(path): ignored") } else { lines.append(("\(path): \(Self.show(left)) vs (absent)", Self.path(place))) }
                 case let (nil, right?):
-                    if isIgnored(steps + [.key(key)]) { ignored.append("\(path): ignored") } else { lines.append("\(path): (absent) vs \(Self.show(right))") }
+                    if isIgnored(place) { ignored.append("\(path): ignored") } else { lines.append(("\(path): (absent) vs \(Self.show(right))", Self.path(place))) }
                 case (nil, nil): break
                 }
             }
         case let (.array(x), .array(y)):
             if ignoringArrayOrder {
                 if canonicalText(a) != canonicalText(b) {
-                    lines.append("\(printed): \(Self.show(a)) vs \(Self.show(b)) (in any order)")
+                    lines.append(("\(printed): \(Self.show(a)) vs \(Self.show(b)) (in any order)", Self.path(steps + [.everyElement])))
                 }
                 return
             }
-            if x.count != y.count { lines.append("\(printed): \(x.count) vs \(y.count) elements") }
+            if x.count != y.count { lines.append(("\(printed): \(x.count) vs \(y.count) elements", Self.path(steps + [.everyElement]))) }
             for (position, pair) in zip(x, y).enumerated() {
                 compare(pair.0, pair.1, printed: "\(printed)[\(position)]", steps: steps + [.everyElement], lines: &lines, ignored: &ignored)
             }
         default:
-            if !a.semanticallyEquals(b) { lines.append("\(printed.isEmpty ? "(whole value)" : printed): \(Self.show(a)) vs \(Self.show(b))") }
+            if !a.semanticallyEquals(b) { lines.append(("\(printed.isEmpty ? "(whole value)" : printed): \(Self.show(a)) vs \(Self.show(b))", Self.path(steps))) }
         }
     }
 

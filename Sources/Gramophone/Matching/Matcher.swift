@@ -155,7 +155,7 @@ public struct Matcher: Sendable {
 
     /// Header names (lower case) and values as `.allHeaders` compares them, sorted; a
     /// multipart `Content-Type` without its boundary.
-    private static func comparedHeaders(_ headers: Headers, _ excluding: Set<String>) -> [(name: String, value: String)] {
+    static func comparedHeaders(_ headers: Headers, _ excluding: Set<String>) -> [(name: String, value: String)] {
         var seen = Set<String>()
         var result: [(name: String, value: String)] = []
         for field in headers.fields {
