@@ -155,7 +155,7 @@ public struct Matcher: Sendable {
 
     /// Header names (lower case) and values as `.allHeaders` compares them, sorted; a
     /// multipart `Content-Type` without its boundary.
-    static func comparedHeaders(_ headers: Headers, _ excluding: Set<String>) -> [(name: String, value: String)] {
+    private static func comparedHeaders(_ headers: Headers, _ excluding: Set<String>) -> [(name: String, value: String)] {
         var seen = Set<String>()
         var result: [(name: String, value: String)] = []
         for field in headers.fields {
@@ -167,6 +167,20 @@ public struct Matcher: Sendable {
             result.append((name, value))
         }
         return result.sorted { $0.name < $1.name }
+    }
+
+    /// The headers whose values differ as `.allHeaders` compares them: the lower-case key, the
+    /// name as the requests spell it, and each side's value.
+    static func differingHeaders(_ a: Headers, _ b: Headers) -> [(key: String, name: String, a: String?, b: String?)] {
+        let x = comparedHeaders(a, []), y = comparedHeaders(b, [])
+        var keys = x.map(\.name)
+        keys += y.map(\.name).filter { !keys.contains($0) }
+        return keys.compactMap { key in
+            let left = x.first { $0.name == key }?.value, right = y.first { $0.name == key }?.value
+            guard left != right else { return nil }
+            let name = a.fields.first { $0.name.lowercased() == key }?.name ?? b.fields.first { $0.name.lowercased() == key }?.name ?? key
+            return (key, name, left, right)
+        }
     }
 
     /// Compares what the index cannot: headers, bodies, custom rules.
@@ -218,18 +232,12 @@ public struct Matcher: Sendable {
                 return a == b ? nil : "header \(name): \(Self.show(a)) vs \(Self.show(b))"
             }.joined(separator: "\n")
         case .allHeaders(let excluding):
-            let a = Self.comparedHeaders(live.headers, []), b = Self.comparedHeaders(recorded.headers, [])
             var lines: [String] = [], ignored: [String] = []
-            var names = a.map(\.name)
-            names += b.map(\.name).filter { !names.contains($0) }
-            for name in names {
-                let x = a.first { $0.name == name }?.value, y = b.first { $0.name == name }?.value
-                guard x != y else { continue }
-                let shown = live.headers.fields.first { $0.name.lowercased() == name }?.name ?? recorded.headers.fields.first { $0.name.lowercased() == name }?.name ?? name
-                if excluding.contains(name) {
-                    if name != "content-length" { ignored.append("header \(shown): ignored") }
+            for header in Self.differingHeaders(live.headers, recorded.headers) where header.key != "content-length" {
+                if excluding.contains(header.key) {
+                    ignored.append("header \(header.name): ignored")
                 } else {
-                    lines.append("header \(shown): \(Self.show(x)) vs \(Self.show(y))")
+                    lines.append("header \(header.name): \(Self.show(header.a)) vs \(Self.show(header.b))")
                 }
             }
             return (lines + ignored).joined(separator: "\n")

@@ -84,14 +84,8 @@ package struct RecordingDiff: Sendable {
             let x = aParts.query.filter { $0.name == name }.map { $0.value ?? "" }, y = bParts.query.filter { $0.name == name }.map { $0.value ?? "" }
             if x != y { fields.append(Field(kind: "query", name: name, line: "query \(name): \(show(x)) vs \(show(y))")) }
         }
-        let aHeaders = Matcher.comparedHeaders(a.headers, ["content-length"]), bHeaders = Matcher.comparedHeaders(b.headers, ["content-length"])
-        var headerNames = aHeaders.map(\.name)
-        headerNames += bHeaders.map(\.name).filter { !headerNames.contains($0) }
-        for name in headerNames {
-            let x = aHeaders.first { $0.name == name }?.value, y = bHeaders.first { $0.name == name }?.value
-            guard x != y else { continue }
-            let shown = a.headers.fields.first { $0.name.lowercased() == name }?.name ?? b.headers.fields.first { $0.name.lowercased() == name }?.name ?? name
-            fields.append(Field(kind: "header", name: shown, line: "header \(shown): \(x ?? "(none)") vs \(y ?? "(none)")"))
+        for header in Matcher.differingHeaders(a.headers, b.headers) where header.key != "content-length" {
+            fields.append(Field(kind: "header", name: header.name, line: "header \(header.name): \(header.a ?? "(none)") vs \(header.b ?? "(none)")"))
         }
         fields += bodyFields(a, b)
         return fields
