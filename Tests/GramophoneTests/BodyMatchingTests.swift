@@ -161,6 +161,32 @@ import FoundationNetworking
         #expect(try await miss(turntable, live).differences == ["header X-Extra: 1 vs (none)"])
     }
 
+    // Bad input never crashes: a multipart body cut short, or with no closing delimiter, or a
+    // boundary that never appears, compares byte for byte.
+    @Test(arguments: ["", "--", "--b", "--b\r\n", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx",
+                      "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b", "no boundary here", "--b--",
+                      "--b\r\nContent-Disposition: form-data; name=\"a\r\n\r\n\r\n--b--"])
+    func malformedMultipartComparesByteForByte(_ text: String) {
+        let headers: Headers = ["Content-Type": "multipart/form-data; boundary=b"]
+        let request = Track.Request(method: "POST", url: Self.url, headers: headers, body: Data(text.utf8))
+        var other = request
+        other.headers["Content-Type"] = "multipart/form-data; boundary=c"
+        // Neither boundary reads the body as multipart: the same bytes are the same body.
+        let readsAsMultipart = MultipartBody(request.body, headers: request.headers) != nil
+        #expect(Matcher.body.matches(live: request, liveParts: RequestParts(request), recorded: other, recordedParts: RequestParts(other)) == !readsAsMultipart)
+        let difference = Matcher.body.difference(live: request, liveParts: RequestParts(request), recorded: other, recordedParts: RequestParts(other))
+        #expect((difference == nil) == !readsAsMultipart, "\(difference ?? "")")
+    }
+
+    @Test func anEmptyIgnoredPathIgnoresNothing() async throws {
+        let turntable = Turntable(vinyl: Vinyl(name: "e", tracks: [
+            Track(Track.Request(method: "POST", url: Self.url, headers: ["Content-Type": "application/json"], body: Data(#"{"a":1}"#.utf8)), .text("ok")),
+        ]), matching: [.body(ignoring: ["", "."])])
+        await #expect(throws: TurntableError.self) {
+            try await turntable.data(for: Track.Request(method: "POST", url: Self.url, headers: ["Content-Type": "application/json"], body: Data(#"{"a":2}"#.utf8)).urlRequest)
+        }
+    }
+
     // MARK: The index
 
     @Test func theIndexAnswersBodyRulesByKey() throws {

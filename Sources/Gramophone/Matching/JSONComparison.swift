@@ -12,7 +12,8 @@ struct JSONComparison: Sendable, Hashable {
     }
 
     init(ignoring paths: [String] = [], ignoringArrayOrder: Bool = false) {
-        ignoring = paths.map(Self.steps)
+        // An empty path names no place; kept, it would ignore the whole body.
+        ignoring = paths.map(Self.steps).filter { !$0.isEmpty }
         self.ignoringArrayOrder = ignoringArrayOrder
     }
 
