@@ -3,8 +3,8 @@ import Foundation
 /// One aspect of a request that must agree with a track's recorded request.
 ///
 /// Combine them in a `MatchingStrategy`: `.attributes([.method, .path, .query])`.
-/// Built-in matchers on the method and URL parts are answered from a hash index, so they
-/// cost the same for ten tracks or a hundred thousand.
+/// Every built-in matcher (all but `.custom`) is answered from a hash index, so a lookup
+/// costs the same for ten tracks or a hundred thousand.
 public struct Matcher: Sendable {
     enum Kind: Sendable {
         case method, url, scheme, host, port, path
@@ -183,7 +183,8 @@ public struct Matcher: Sendable {
         }
     }
 
-    /// Compares what the index cannot: headers, bodies, custom rules.
+    /// Whether the two requests agree: the index's answer (equal `keyComponent`s) where there
+    /// is no index (track order, miss reports, stubs) and for custom rules within a bucket.
     func matches(live: Track.Request, liveParts: RequestParts, recorded: Track.Request, recordedParts: RequestParts) -> Bool {
         switch kind {
         // The same answers as comparing `keyComponent`s, without building text per comparison.
