@@ -6,6 +6,7 @@ let commands: [any Command.Type] = [
     ConvertCommand.self,
     LintCommand.self,
     ScanCommand.self,
+    DiffCommand.self,
 ]
 
 let topUsage = """

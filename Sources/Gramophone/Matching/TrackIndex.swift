@@ -1,8 +1,9 @@
-/// Tracks grouped by the key of the strategy's method/URL matchers.
+/// Tracks grouped by the key of the strategy's matchers: the canonical text each compares
+/// (normalised URL parts, header values, a body by its content type, GraphQL operations).
 ///
 /// A lookup hashes the live request's key and checks only that bucket, so its cost does not
-/// grow with the vinyl. Matchers the key cannot answer (headers, body, custom) are checked
-/// within the bucket, in track order.
+/// grow with the vinyl. Custom matchers, which the key cannot answer, are checked within the
+/// bucket, in track order.
 struct TrackIndex: Sendable {
     private(set) var tracks: [Track]
     private(set) var parts: [RequestParts]
@@ -22,22 +23,24 @@ struct TrackIndex: Sendable {
         // `.url` subsumes its parts: keying on both would only cost time.
         let keyable = matchers.filter(\.isIndexable)
         keyed = keyable.contains(where: { if case .url = $0.kind { return true } else { return false } })
-            ? keyable.filter { switch $0.kind { case .method, .url: return true; default: return false } }
+            ? keyable.filter { !$0.isURLPart }
             : keyable
         unkeyed = matchers.filter { !$0.isIndexable }
         var buckets: [String: Bucket] = [:]
         buckets.reserveCapacity(tracks.count)
         for index in tracks.indices {
-            buckets[Self.key(parts[index], keyed), default: Bucket(tracks: [])].tracks.append(index)
+            buckets[Self.key(tracks[index].request, parts[index], keyed), default: Bucket(tracks: [])].tracks.append(index)
         }
         self.buckets = buckets
     }
 
-    private static func key(_ parts: RequestParts, _ matchers: [Matcher]) -> String {
+    private static func key(_ request: Track.Request, _ parts: RequestParts, _ matchers: [Matcher]) -> String {
         switch matchers.count {
         case 0: return ""
-        case 1: return matchers[0].keyComponent(parts)
-        default: return matchers.map { $0.keyComponent(parts) }.joined(separator: "\u{1F}")
+        case 1: return matchers[0].keyComponent(request, parts)
+        // Body and header components are length-prefixed or base64, URL parts hold no U+001F:
+        // the joined key splits back one way.
+        default: return matchers.map { $0.keyComponent(request, parts) }.joined(separator: "\u{1F}")
         }
     }
 
@@ -47,13 +50,13 @@ struct TrackIndex: Sendable {
         let trackParts = RequestParts(track.request)
         tracks.append(track)
         parts.append(trackParts)
-        buckets[Self.key(trackParts, keyed), default: Bucket(tracks: [])].tracks.append(position)
+        buckets[Self.key(track.request, trackParts, keyed), default: Bucket(tracks: [])].tracks.append(position)
         return position
     }
 
     /// The first track that matches, skipping played ones when `played` is given.
     mutating func firstMatch(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]?) -> Int? {
-        let key = Self.key(liveParts, keyed)
+        let key = Self.key(live, liveParts, keyed)
         guard let bucketIndex = buckets.index(forKey: key) else { return nil }
         var bucket = buckets.values[bucketIndex]
         if let played {

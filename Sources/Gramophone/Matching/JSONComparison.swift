@@ -1,0 +1,190 @@
+/// JSON as request matching sees it: ignored paths removed, then one canonical text per value
+/// (sorted keys, one spelling per number, arrays optionally as multisets), so equal values hash
+/// equal, and a path-by-path account of what differs for miss reports.
+struct JSONComparison: Sendable, Hashable {
+    /// Paths such as `meta.requestId` or `items[].timestamp` (`[]`: every element).
+    var ignoring: [[Step]] = []
+    var ignoringArrayOrder = false
+
+    enum Step: Sendable, Hashable {
+        case key(String)
+        case everyElement
+    }
+
+    init(ignoring paths: [String] = [], ignoringArrayOrder: Bool = false) {
+        // An empty path names no place; kept, it would ignore the whole body.
+        ignoring = paths.map(Self.steps).filter { !$0.isEmpty }
+        self.ignoringArrayOrder = ignoringArrayOrder
+    }
+
+    /// `a.b[].c` → key a, key b, every element, key c; a leading `[]` means the top-level array's elements.
+    static func steps(_ path: String) -> [Step] {
+        var steps: [Step] = []
+        for segment in path.split(separator: ".", omittingEmptySubsequences: true) {
+            var name = Substring(segment)
+            var elements = 0
+            while name.hasSuffix("[]") { name = name.dropLast(2); elements += 1 }
+            if !name.isEmpty { steps.append(.key(String(name))) }
+            steps.append(contentsOf: repeatElement(.everyElement, count: elements))
+        }
+        return steps
+    }
+
+    /// The value with every ignored path removed.
+    func pruned(_ value: JSONValue) -> JSONValue {
+        ignoring.reduce(value) { Self.removing($1[...], from: $0) }
+    }
+
+    private static func removing(_ path: ArraySlice<Step>, from value: JSONValue) -> JSONValue {
+        guard let step = path.first else { return value }
+        let rest = path.dropFirst()
+        switch (step, value) {
+        case (.key(let key), .object(let members)):
+            if rest.isEmpty { return .object(members.filter { $0.key != key }) }
+            return .object(members.map { $0.key == key ? (key, removing(rest, from: $0.value)) : $0 })
+        case (.everyElement, .array(let items)):
+            // `items[]` alone ignores the array's contents, not its presence.
+            if rest.isEmpty { return .array([]) }
+            return .array(items.map { removing(rest, from: $0) })
+        default:
+            return value
+        }
+    }
+
+    /// Whether the place (array positions as `.everyElement`) falls under an ignored path.
+    func isIgnored(_ printed: [Step]) -> Bool {
+        ignoring.contains { pattern in
+            pattern.count <= printed.count && zip(pattern, printed).allSatisfy { $0 == $1 }
+        }
+    }
+
+    /// One text per value up to key order, number spelling and (if asked) array order.
+    func canonicalText(_ value: JSONValue) -> String {
+        var text = ""
+        write(pruned(value), to: &text)
+        return text
+    }
+
+    private func write(_ value: JSONValue, to text: inout String) {
+        switch value {
+        case .null: text += "null"
+        case .bool(let flag): text += flag ? "true" : "false"
+        case .number(let literal): text += Self.canonicalNumber(literal)
+        case .string(let string): Self.quote(string, into: &text)
+        case .array(let items):
+            var parts = items.map { item -> String in
+                var part = ""
+                write(item, to: &part)
+                return part
+            }
+            if ignoringArrayOrder { parts.sort() }
+            text += "[" + parts.joined(separator: ",") + "]"
+        case .object(let members):
+            text += "{"
+            for (position, member) in members.sorted(by: { $0.key < $1.key }).enumerated() {
+                if position > 0 { text += "," }
+                Self.quote(member.key, into: &text)
+                text += ":"
+                write(member.value, to: &text)
+            }
+            text += "}"
+        }
+    }
+
+    /// `1`, `1.0` and `1e0` are one number, as `semanticallyEquals` has always said.
+    static func canonicalNumber(_ literal: String) -> String {
+        guard let value = Double(literal), value.isFinite else { return literal }
+        if value == value.rounded(), abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
+        return String(value)
+    }
+
+    private static func quote(_ string: String, into text: inout String) {
+        text += "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case _ where scalar.value < 0x20: text += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        text += "\""
+    }
+
+    // MARK: What differs
+
+    /// One line per differing place, `items[2].id: 3 vs 4` under `prefix` (live value first),
+    /// then `meta.requestId: ignored` for ignored places whose values differ.
+    func differences(_ live: JSONValue, _ recorded: JSONValue, prefix: String) -> [String] {
+        let (lines, ignored) = places(live, recorded, prefix: prefix)
+        return lines.map(\.line) + ignored
+    }
+
+    /// The differing places with the path that would ignore each (`items[].id`; nil for the
+    /// whole value), and the lines for ignored places.
+    func places(_ live: JSONValue, _ recorded: JSONValue, prefix: String) -> (differing: [(line: String, path: String?)], ignored: [String]) {
+        var lines: [(line: String, path: String?)] = [], ignored: [String] = []
+        compare(live, recorded, printed: prefix, steps: [], lines: &lines, ignored: &ignored)
+        return (lines, ignored)
+    }
+
+    /// `items[].id`, as `ignoring:` takes it.
+    static func path(_ steps: [Step]) -> String? {
+        guard !steps.isEmpty else { return nil }
+        var text = ""
+        for step in steps {
+            switch step {
+            case .key(let key): text += (text.isEmpty ? "" : ".") + key
+            case .everyElement: text += "[]"
+            }
+        }
+        return text
+    }
+
+    private func compare(_ a: JSONValue, _ b: JSONValue, printed: String, steps: [Step], lines: inout [(line: String, path: String?)], ignored: inout [String]) {
+        if isIgnored(steps) {
+            if !a.semanticallyEquals(b) { ignored.append("\(printed): ignored") }
+            return
+        }
+        switch (a, b) {
+        case let (.object(x), .object(y)):
+            let keys = (x.map(\.key) + y.map(\.key).filter { key in !x.contains { $0.key == key } })
+            for key in keys {
+                let path = printed.isEmpty ? key : printed + "." + key
+                let left = x.first { $0.key == key }?.value, right = y.first { $0.key == key }?.value
+                let place = steps + [.key(key)]
+                switch (left, right) {
+                case let (left?, right?): compare(left, right, printed: path, steps: place, lines: &lines, ignored: &ignored)
+                case let (left?, nil):
+                    if isIgnored(place) { ignored.append("\(path): ignored") } else { lines.append(("\(path): \(Self.show(left)) vs (absent)", Self.path(place))) }
+                case let (nil, right?):
+                    if isIgnored(place) { ignored.append("\(path): ignored") } else { lines.append(("\(path): (absent) vs \(Self.show(right))", Self.path(place))) }
+                case (nil, nil): break
+                }
+            }
+        case let (.array(x), .array(y)):
+            if ignoringArrayOrder {
+                if canonicalText(a) != canonicalText(b) {
+                    lines.append(("\(printed): \(Self.show(a)) vs \(Self.show(b)) (in any order)", Self.path(steps + [.everyElement])))
+                }
+                return
+            }
+            if x.count != y.count { lines.append(("\(printed): \(x.count) vs \(y.count) elements", Self.path(steps + [.everyElement]))) }
+            for (position, pair) in zip(x, y).enumerated() {
+                compare(pair.0, pair.1, printed: "\(printed)[\(position)]", steps: steps + [.everyElement], lines: &lines, ignored: &ignored)
+            }
+        default:
+            if !a.semanticallyEquals(b) { lines.append(("\(printed.isEmpty ? "(whole value)" : printed): \(Self.show(a)) vs \(Self.show(b))", Self.path(steps))) }
+        }
+    }
+
+    /// A value as a miss report shows it: compact, at most 60 characters.
+    static func show(_ value: JSONValue) -> String {
+        let text = String(decoding: JSONWriter.compact(value), as: UTF8.self)
+        return text.count > 60 ? String(text.prefix(57)) + "…" : text
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+}

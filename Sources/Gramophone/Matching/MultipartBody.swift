@@ -1,0 +1,135 @@
+import Foundation
+
+/// A `multipart/form-data` body taken apart (RFC 7578), so two uploads compare part by part
+/// whatever boundary each was sent with.
+struct MultipartBody: Sendable, Hashable {
+    struct Part: Sendable, Hashable {
+        var name: String
+        var filename: String?
+        var contentType: String?
+        var content: Data
+    }
+
+    var parts: [Part]
+
+    /// Nil when the body is not multipart as its headers (or, lacking a boundary parameter, its
+    /// first line) say.
+    init?(_ body: Data, headers: Headers) {
+        guard let type = headers.mediaType, type.hasPrefix("multipart/") else { return nil }
+        guard let boundary = Self.boundary(headers["Content-Type"] ?? "") ?? Self.sniffedBoundary(body),
+              let parts = Self.parts(Array(body), boundary: Array(boundary.utf8)) else { return nil }
+        self.parts = parts
+    }
+
+    /// The `boundary` parameter, quoted or not.
+    static func boundary(_ contentType: String) -> String? {
+        for parameter in contentType.split(separator: ";").dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, String(pair[0]).trimmingWhitespace().lowercased() == "boundary" else { continue }
+            var value = String(pair[1]).trimmingWhitespace()
+            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
+            return value.isEmpty ? nil : value
+        }
+        return nil
+    }
+
+    /// `--boundary` on the body's first line.
+    private static func sniffedBoundary(_ body: Data) -> String? {
+        guard body.starts(with: [0x2D, 0x2D]), let end = body.firstIndex(of: 0x0D) ?? body.firstIndex(of: 0x0A) else { return nil }
+        let line = body[body.startIndex + 2..<end]
+        return line.isEmpty ? nil : String(decoding: line, as: UTF8.self)
+    }
+
+    private static func parts(_ bytes: [UInt8], boundary: [UInt8]) -> [Part]? {
+        let dash: [UInt8] = [0x2D, 0x2D]
+        let delimiter = dash + boundary
+        // The first delimiter may open the body; later ones follow a line break.
+        guard var start = find(delimiter, in: bytes, from: 0) else { return nil }
+        var parts: [Part] = []
+        while true {
+            var position = start + delimiter.count
+            if bytes[position...].starts(with: dash) { return parts }   // the closing delimiter
+            // Transport padding, then the line break that ends the delimiter line.
+            while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
+            position = skipLineBreak(bytes, position)
+            guard let next = find([0x0D, 0x0A] + delimiter, in: bytes, from: position) ?? find([0x0A] + delimiter, in: bytes, from: position) else {
+                return nil   // a body cut short is not multipart: compare it byte for byte
+            }
+            guard let part = part(bytes[position..<next]) else { return nil }
+            parts.append(part)
+            start = bytes[next] == 0x0D ? next + 2 : next + 1
+        }
+    }
+
+    private static func part(_ slice: ArraySlice<UInt8>) -> Part? {
+        // Headers end at the first empty line; a part with no headers starts with one.
+        var headerEnd = slice.startIndex, contentStart = slice.startIndex
+        if slice.starts(with: [0x0D, 0x0A]) { contentStart = slice.startIndex + 2 }
+        else if slice.starts(with: [0x0A]) { contentStart = slice.startIndex + 1 }
+        else if let end = find([0x0D, 0x0A, 0x0D, 0x0A], in: slice, from: slice.startIndex) { headerEnd = end; contentStart = end + 4 }
+        else if let end = find([0x0A, 0x0A], in: slice, from: slice.startIndex) { headerEnd = end; contentStart = end + 2 }
+        else { return nil }
+        var headers = Headers()
+        for line in String(decoding: slice[slice.startIndex..<headerEnd], as: UTF8.self).split(whereSeparator: \.isNewline) {
+            let pair = line.split(separator: ":", maxSplits: 1)
+            if pair.count == 2 { headers[String(pair[0]).trimmingWhitespace()] = String(pair[1]).trimmingWhitespace() }
+        }
+        let disposition = headers["Content-Disposition"].map(parameters) ?? [:]
+        return Part(name: disposition["name"] ?? "", filename: disposition["filename"],
+                    contentType: headers["Content-Type"], content: Data(slice[contentStart..<slice.endIndex]))
+    }
+
+    /// `form-data; name="avatar"; filename="a b.png"` → name, filename (quotes and `\` escapes undone).
+    private static func parameters(_ disposition: String) -> [String: String] {
+        var result: [String: String] = [:]
+        var characters = Substring(disposition)
+        // Skip the disposition type.
+        guard let firstSemicolon = characters.firstIndex(of: ";") else { return result }
+        characters = characters[characters.index(after: firstSemicolon)...]
+        while !characters.isEmpty {
+            characters = characters.drop { $0 == " " || $0 == "\t" || $0 == ";" }
+            guard let equals = characters.firstIndex(of: "=") else { break }
+            let name = String(characters[..<equals]).trimmingWhitespace().lowercased()
+            characters = characters[characters.index(after: equals)...].drop { $0 == " " }
+            var value = ""
+            if characters.first == "\"" {
+                characters = characters.dropFirst()
+                var escaped = false
+                while let character = characters.first {
+                    characters = characters.dropFirst()
+                    if escaped { value.append(character); escaped = false }
+                    else if character == "\\" { escaped = true }
+                    else if character == "\"" { break }
+                    else { value.append(character) }
+                }
+            } else {
+                let end = characters.firstIndex(of: ";") ?? characters.endIndex
+                value = String(characters[..<end]).trimmingWhitespace()
+                characters = characters[end...]
+            }
+            result[name] = value
+        }
+        return result
+    }
+
+    private static func skipLineBreak(_ bytes: [UInt8], _ position: Int) -> Int {
+        if bytes[position...].starts(with: [0x0D, 0x0A]) { return position + 2 }
+        if bytes[position...].starts(with: [0x0A]) { return position + 1 }
+        return position
+    }
+
+    private static func find<C: RandomAccessCollection<UInt8>>(_ needle: [UInt8], in haystack: C, from start: C.Index) -> C.Index? where C.Index == Int {
+        guard !needle.isEmpty, haystack.endIndex - start >= needle.count else { return nil }
+        var index = start
+        let last = haystack.endIndex - needle.count
+        while index <= last {
+            if haystack[index] == needle[0] {
+                var offset = 1
+                while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
+                if offset == needle.count { return index }
+            }
+            index += 1
+        }
+        return nil
+    }
+}
