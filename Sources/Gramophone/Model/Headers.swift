@@ -77,7 +77,7 @@ public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, Custo
     }
 
     /// One value per name (repeats joined), the shape `HTTPURLResponse` and `URLRequest` want.
-    public var dictionary: [String: String] {
+    var dictionary: [String: String] {
         var result: [String: String] = [:]
         result.reserveCapacity(fields.count)
         var spelling: [String: String] = [:]

@@ -91,7 +91,7 @@ public struct Track: Sendable, Hashable {
             self.description = description
         }
 
-        public init(_ code: URLError.Code, description: String? = nil) {
+        init(_ code: URLError.Code, description: String? = nil) {
             self.init(domain: NSURLErrorDomain, code: code.rawValue, description: description ?? Self.describe(code))
         }
 

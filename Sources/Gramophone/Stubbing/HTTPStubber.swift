@@ -60,7 +60,7 @@ public final class HTTPStubber: Sendable {
     }
 
     /// Whether requests are being answered from the stubs.
-    public var isEnabled: Bool { enabled.withLock { $0 } }
+    var isEnabled: Bool { enabled.withLock { $0 } }
 
     /// Whether `URLSession.shared` routes its requests through the stubber. False on Linux when
     /// the shared session was first used before `enable()`.
