@@ -218,7 +218,7 @@ public final class Turntable: NetworkSession, Sendable {
             report.differences = checking.compactMap { $0.difference(live: live, liveParts: liveParts, recorded: deck.index.tracks[position].request, recordedParts: deck.index.parts[position]) }
             return report
         case .attributes(let matchers, let playOnce):
-            if let (index, differences) = MissReport.nearest(to: live, in: deck.index.tracks, parts: deck.index.parts, matchers: matchers) {
+            if let (index, differences) = deck.index.nearest(to: live, matchers: matchers) {
                 report.nearestTrackIndex = index
                 report.nearestRequest = deck.index.tracks[index].request
                 report.differences = differences
