@@ -43,7 +43,7 @@ let lookupTurntables: [Int: Turntable] = Dictionary(uniqueKeysWithValues: [10, 1
 let peerTurntables: [Int: Turntable] = Dictionary(uniqueKeysWithValues: peerSizes.map { ($0, Turntable(vinyl: Fixtures.tracks(count: $0))) })
 /// Their URLSessions, and the model's, made once (globals are made on first use).
 let peerTurntableSessions: [Int: URLSession] = peerTurntables.mapValues { $0.makeURLSession() }
-let peerModelSessions: [Int: URLSession] = Dictionary(uniqueKeysWithValues: peerSizes.map { ($0, PeerLookupModel.session(entries: $0)) })
+let peerModelSession = PeerLookupModel.session()
 
 /// Times `benchmark.scaledIterations` requests through `session`, and only those: on the
 /// caller's actor (`nonisolated(nonsending)`), so a `@MainActor` benchmark replays from the
@@ -171,7 +171,7 @@ let benchmarks: @Sendable () -> Void = {
             await measureRequests(benchmark, through: peerTurntableSessions[count]!, last)
         }
         Benchmark("8 peers' lookup (model: URLProtocol scanning its entries), \(count) entries", configuration: count >= 1_000 ? reporting : fast) { benchmark in
-            await measureRequests(benchmark, through: peerModelSessions[count]!, last)
+            await measureRequests(benchmark, through: peerModelSession, PeerLookupModel.request(last, entries: count))
         }
     }
 

@@ -11,7 +11,9 @@ import BenchFixtures
 /// `Mock == URLRequest` does; then it builds the response's `HTTPURLResponse`, as both do per
 /// request. Replay does more per entry (it rebuilds a `URLRequest` from the HAR entry's URL
 /// string first), so this model is the cheaper of the two: the least their lookup costs.
-/// A session picks its store with a header, as Replay routes requests to its stores.
+/// A request picks its store with a header, as Replay routes requests to its stores (Replay
+/// sets it through the session's additional headers, which FoundationNetworking does not show
+/// a `URLProtocol`; the request's own header stands in).
 final class PeerLookupModel: URLProtocol {
     struct Entry: Sendable {
         var method: String
@@ -47,12 +49,18 @@ final class PeerLookupModel: URLProtocol {
 
     override func stopLoading() {}
 
-    /// A session whose requests the model answers from the store of `count` entries.
-    static func session(entries count: Int) -> URLSession {
+    /// A session whose requests the model answers.
+    static func session() -> URLSession {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [PeerLookupModel.self]
-        configuration.httpAdditionalHeaders = [storeHeader: String(count)]
         return URLSession(configuration: configuration)
+    }
+
+    /// `request`, to be answered from the store of `count` entries.
+    static func request(_ request: URLRequest, entries count: Int) -> URLRequest {
+        var routed = request
+        routed.setValue(String(count), forHTTPHeaderField: storeHeader)
+        return routed
     }
 }
 
