@@ -12,44 +12,49 @@ import FoundationNetworking
 ///     func user(_ id: Int) async throws -> User { … try await session.data(for: request) … }
 /// }
 /// ```
+///
+/// The async requirements are `nonisolated(nonsending)`: they run on the caller's actor, so a
+/// `@MainActor` view model or test that awaits a `Turntable` is answered without leaving the
+/// main actor (a plain `async` method would hop to the global executor and back, 10-50 µs).
+/// A conformance whose methods are plain `async` still satisfies them; it hops as before.
 public protocol NetworkSession: Sendable {
-    func data(for request: URLRequest) async throws -> (Data, URLResponse)
-    func data(from url: URL) async throws -> (Data, URLResponse)
+    nonisolated(nonsending) func data(for request: URLRequest) async throws -> (Data, URLResponse)
+    nonisolated(nonsending) func data(from url: URL) async throws -> (Data, URLResponse)
     /// Sends `bodyData` as the request's body.
-    func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse)
+    nonisolated(nonsending) func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse)
     /// Sends the contents of `fileURL` as the request's body.
-    func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse)
+    nonisolated(nonsending) func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse)
     /// Downloads the answer into a temporary file the caller owns.
-    func download(for request: URLRequest) async throws -> (URL, URLResponse)
+    nonisolated(nonsending) func download(for request: URLRequest) async throws -> (URL, URLResponse)
     /// Downloads the answer for `url` into a temporary file the caller owns.
-    func download(from url: URL) async throws -> (URL, URLResponse)
+    nonisolated(nonsending) func download(from url: URL) async throws -> (URL, URLResponse)
     func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask
 }
 
 extension URLSession: NetworkSession {
     // URLSession's own async methods take a `delegate:` argument with a default value, which
     // does not satisfy a protocol requirement; these forward to them.
-    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    public nonisolated(nonsending) func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try await data(for: request, delegate: nil)
     }
 
-    public func data(from url: URL) async throws -> (Data, URLResponse) {
+    public nonisolated(nonsending) func data(from url: URL) async throws -> (Data, URLResponse) {
         try await data(from: url, delegate: nil)
     }
 
-    public func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
+    public nonisolated(nonsending) func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
         try await upload(for: request, from: bodyData, delegate: nil)
     }
 
-    public func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
+    public nonisolated(nonsending) func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
         try await upload(for: request, fromFile: fileURL, delegate: nil)
     }
 
-    public func download(for request: URLRequest) async throws -> (URL, URLResponse) {
+    public nonisolated(nonsending) func download(for request: URLRequest) async throws -> (URL, URLResponse) {
         try await download(for: request, delegate: nil)
     }
 
-    public func download(from url: URL) async throws -> (URL, URLResponse) {
+    public nonisolated(nonsending) func download(from url: URL) async throws -> (URL, URLResponse) {
         try await download(from: url, delegate: nil)
     }
 }
@@ -57,13 +62,13 @@ extension URLSession: NetworkSession {
 // Uploads and downloads in terms of `data(for:)`, so a session of your own (a fake, a logging
 // wrapper) needs only the three data methods. URLSession and Turntable implement them natively.
 extension NetworkSession {
-    public func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
+    public nonisolated(nonsending) func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
         var request = request
         request.httpBody = bodyData
         return try await data(for: request)
     }
 
-    public func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
+    public nonisolated(nonsending) func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
         let body: Data
         do {
             body = try Data(contentsOf: fileURL)
@@ -73,7 +78,7 @@ extension NetworkSession {
         return try await upload(for: request, from: body)
     }
 
-    public func download(for request: URLRequest) async throws -> (URL, URLResponse) {
+    public nonisolated(nonsending) func download(for request: URLRequest) async throws -> (URL, URLResponse) {
         let (body, response) = try await data(for: request)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gramophone-download-\(UUID().uuidString).tmp")
         do {
@@ -84,7 +89,7 @@ extension NetworkSession {
         return (file, response)
     }
 
-    public func download(from url: URL) async throws -> (URL, URLResponse) {
+    public nonisolated(nonsending) func download(from url: URL) async throws -> (URL, URLResponse) {
         try await download(for: URLRequest(url: url))
     }
 }

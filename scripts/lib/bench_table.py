@@ -1,8 +1,9 @@
 """Turns ordo-one/benchmark's text output into the summary table of BENCHMARKS.md.
 
 Usage: bench_table.py RAW_OUTPUT MEMORY_JSON [PAIRED_RECORDING_JSON]
-Times are in microseconds (medians unless said), allocations are mallocs per operation (median).
-Each benchmark is set against its baseline from the same run.
+Times are medians unless said (under 10 µs in nanoseconds), allocations are mallocs per operation
+(median). Each benchmark is set against its baseline from the same run; benchmark 8 (issue 20's
+table of the peers) gets a table of its own with the ratios between its rows.
 """
 import json
 import re
@@ -45,6 +46,8 @@ def parse(path):
 
 
 def fmt_time(us):
+    if us < 10:
+        return f"{us * 1000:,.0f} ns"
     if us >= 10_000:
         return f"{us / 1000:,.0f} ms"
     if us >= 1000:
@@ -62,6 +65,7 @@ def main():
         return entry[p] if entry else None
 
     baselines = {
+        "1 replay via Turntable.data(for:) from the main actor": "1 replay via Turntable.data(for:)",
         "1 ": "3 baseline: bare URLProtocol stub",
         "2 ": "3 baseline: bare URLProtocol stub",
         "4 ": "3 baseline: bare URLProtocol stub",
@@ -85,6 +89,7 @@ def main():
                 break
         print(f"| {name} | {fmt_time(t['p50'])} | {fmt_time(t['p90'])} | {fmt_time(t['p99'])} | "
               f"{m['p50']:,.0f} | {t['samples']} | {ratio} |" if m else f"| {name} | {fmt_time(t['p50'])} | | | | | {ratio} |")
+    peers_table(results, med)
     if paired:
         print()
         print(f"| 7 paired: {paired['requests']} requests, {paired['rounds']} rounds side by side | plain URLSession | recording + eject | eject | recording / plain (median of rounds) |")
@@ -104,6 +109,36 @@ def main():
         if size and "vinylBytes" in memory:
             total = memory["vinylBytes"] + memory.get("turntableIndexBytes", 0)
             print(f"| Vinyl + Turntable | {total:,} | {total / size:.2f} |")
+
+
+def peers_table(results, med):
+    """Benchmark 8 laid out as issue 20's table of the real peers, with the ratios of this run."""
+    sizes = [1, 1000, 10000]
+    rows = [("Turntable `data(for:)`, caller off the main actor", "8 Turntable.data(for:), {} entries"),
+            ("Turntable `data(for:)`, caller on the main actor", "8 Turntable.data(for:) from the main actor, {} entries"),
+            ("Turntable `makeURLSession()`", "8 Turntable-backed URLSession, {} entries"),
+            ("model of the peers' lookup (URLProtocol scanning its entries)", "8 peers' lookup (model: URLProtocol scanning its entries), {} entries")]
+    if not any(name.startswith("8 ") for name in results):
+        return
+    def cell(template, size):
+        value = med(template.format(size))
+        return fmt_time(value) if value else ""
+    def ratio(top, bottom, size):
+        a, b = med(top.format(size)), med(bottom.format(size))
+        return f"{a / b:,.2f}×" if a and b else ""
+    print()
+    print("| 8: the last of N GET entries, median (mallocs) | 1 entry | 1,000 | 10,000 |")
+    print("| --- | ---: | ---: | ---: |")
+    for label, template in rows:
+        mallocs = [med(template.format(size), "malloc") for size in sizes]
+        print(f"| {label} | " + " | ".join(f"{cell(template, size)} ({m:,.0f})" if m is not None else cell(template, size)
+                                           for size, m in zip(sizes, mallocs)) + " |")
+    off, main, session, model = (template for _, template in rows)
+    for label, top, bottom in [("peers' model ÷ Turntable `data(for:)` off the main actor", model, off),
+                               ("peers' model ÷ Turntable `data(for:)` on the main actor", model, main),
+                               ("peers' model ÷ Turntable `makeURLSession()`", model, session),
+                               ("on the main actor ÷ off it", main, off)]:
+        print(f"| {label} | " + " | ".join(ratio(top, bottom, size) for size in sizes) + " |")
 
 
 if __name__ == "__main__":

@@ -6,12 +6,17 @@ import FoundationNetworking
 import BenchFixtures
 import Gramophone
 
-// Benchmarks of issue 8. Names start with the benchmark's number so `scripts/bench` can pair
-// each with its baseline; BENCHMARKS.md explains what each one measures.
+// Benchmarks of issues 8 and 20. Names start with the benchmark's number so `scripts/bench` can
+// pair each with its baseline; BENCHMARKS.md explains what each one measures.
 
 /// Fast paths: many samples, wall clock and allocations per request.
 var fast: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
                                    warmupIterations: 200, maxDuration: .seconds(1), maxIterations: 20_000) }
+/// Replays that take a microsecond or two: 1,000 replays a sample, reported per replay in
+/// nanoseconds (whole microseconds would round 1.4 µs and 1.6 µs apart; one replay a sample
+/// would add the tool's own ~1 µs of clock and counter reads to each).
+var replay: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .nanoseconds,
+                                    warmupIterations: 2, scalingFactor: .kilo, maxDuration: .seconds(1), maxIterations: 2_000) }
 /// Network round trips: fewer samples.
 var network: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
                                       warmupIterations: 20, maxDuration: .seconds(2), maxIterations: 1_000) }
@@ -34,6 +39,27 @@ let lookupTurntables: [Int: Turntable] = Dictionary(uniqueKeysWithValues: [10, 1
     (count, Turntable(vinyl: Fixtures.tracks(count: count)))
 })
 
+/// Turntables for benchmark 8, at the store sizes of the peers' figures.
+let peerTurntables: [Int: Turntable] = Dictionary(uniqueKeysWithValues: peerSizes.map { ($0, Turntable(vinyl: Fixtures.tracks(count: $0))) })
+/// Their URLSessions, and the model's, made once (globals are made on first use).
+let peerTurntableSessions: [Int: URLSession] = peerTurntables.mapValues { $0.makeURLSession() }
+let peerModelSession = PeerLookupModel.session()
+
+/// Times `benchmark.scaledIterations` requests through `session`, and only those: on the
+/// caller's actor (`nonisolated(nonsending)`), so a `@MainActor` benchmark replays from the
+/// main actor, and the hop onto it before the measurement starts is not counted.
+nonisolated(nonsending) func measureRequests(_ benchmark: Benchmark, through session: some NetworkSession, _ request: URLRequest) async {
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+        do {
+            blackHole(try await session.data(for: request))
+        } catch {
+            benchmark.error("request failed: \(error)")
+        }
+    }
+    benchmark.stopMeasurement()
+}
+
 /// The 200 distinct requests of benchmark 7: every one is a new track for the recorder.
 func recordingRequests(_ httpbin: URL) -> [URLRequest] {
     (0..<200).map { URLRequest(url: URL(string: "\(httpbin.absoluteString)/get?i=\($0)")!) }
@@ -42,14 +68,12 @@ func recordingRequests(_ httpbin: URL) -> [URLRequest] {
 let benchmarks: @Sendable () -> Void = {
     // 1: the in-process path a test takes when its code accepts a NetworkSession.
     let turntable = Turntable(vinyl: Vinyl(name: "small", tracks: [Fixtures.smallTrack]))
-    Benchmark("1 replay via Turntable.data(for:)", configuration: fast) { benchmark in
-        for _ in benchmark.scaledIterations {
-            do {
-                blackHole(try await turntable.data(for: Fixtures.smallRequest))
-            } catch {
-                benchmark.error("replay failed: \(error)")
-            }
-        }
+    Benchmark("1 replay via Turntable.data(for:)", configuration: replay) { benchmark in
+        await measureRequests(benchmark, through: turntable, Fixtures.smallRequest)
+    }
+    // 1 from the main actor: where view models and @MainActor tests call from (issue 20).
+    Benchmark("1 replay via Turntable.data(for:) from the main actor", configuration: replay) { @MainActor benchmark in
+        await measureRequests(benchmark, through: turntable, Fixtures.smallRequest)
     }
 
     // 2: the same track through a URLSession whose URLProtocol is the Turntable's.
@@ -94,15 +118,8 @@ let benchmarks: @Sendable () -> Void = {
     for count in [10, 1_000, 10_000, 100_000] {
         let hit = URLRequest(url: Fixtures.url(count - 1))
         let miss = URLRequest(url: URL(string: "\(Fixtures.host)/v1/other/\(count)")!)
-        Benchmark("5 lookup hit, \(count) tracks", configuration: fast) { benchmark in
-            let turntable = lookupTurntables[count]!
-            for _ in benchmark.scaledIterations {
-                do {
-                    blackHole(try await turntable.data(for: hit))
-                } catch {
-                    benchmark.error("lookup missed: \(error)")
-                }
-            }
+        Benchmark("5 lookup hit, \(count) tracks", configuration: replay) { benchmark in
+            await measureRequests(benchmark, through: lookupTurntables[count]!, hit)
         }
         Benchmark("5 lookup miss, \(count) tracks", configuration: count >= 1_000 ? reporting : fast) { benchmark in
             let turntable = lookupTurntables[count]!
@@ -137,6 +154,25 @@ let benchmarks: @Sendable () -> Void = {
         let turntable = Turntable(vinyl: try Vinyl(contentsOf: Fixtures.mixedFile()))
         benchmark.stopMeasurement()
         blackHole(turntable)
+    }
+
+    // 8: issue 20's table of the peers, in one run: the last of N GET entries through the
+    // Turntable (injected, off and on the main actor; and its URLSession) and through a model of
+    // the peers' lookup, a URLProtocol scanning its entries (PeerLookupModel.swift).
+    for count in peerSizes {
+        let last = URLRequest(url: Fixtures.url(count - 1))
+        Benchmark("8 Turntable.data(for:), \(count) entries", configuration: replay) { benchmark in
+            await measureRequests(benchmark, through: peerTurntables[count]!, last)
+        }
+        Benchmark("8 Turntable.data(for:) from the main actor, \(count) entries", configuration: replay) { @MainActor benchmark in
+            await measureRequests(benchmark, through: peerTurntables[count]!, last)
+        }
+        Benchmark("8 Turntable-backed URLSession, \(count) entries", configuration: fast) { benchmark in
+            await measureRequests(benchmark, through: peerTurntableSessions[count]!, last)
+        }
+        Benchmark("8 peers' lookup (model: URLProtocol scanning its entries), \(count) entries", configuration: count >= 1_000 ? reporting : fast) { benchmark in
+            await measureRequests(benchmark, through: peerModelSession, PeerLookupModel.request(last, entries: count))
+        }
     }
 
     // 7: recording. Both sides send the same 200 requests, one after another, through one

@@ -22,7 +22,7 @@ public enum Fixtures {
     public static func tracks(count: Int) -> Vinyl {
         Vinyl(name: "lookup-\(count)", tracks: (0..<count).map { index in
             Track(request: Track.Request(method: "GET", url: url(index), headers: ["Accept": "application/json"]),
-                  response: Track.Response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"id":\#(index)}"#.utf8)))
+                  outcome: .response(Track.Response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"id":\#(index)}"#.utf8))))
         })
     }
 
@@ -55,7 +55,7 @@ public enum Fixtures {
                 headers = ["Content-Type": "application/octet-stream", "Cache-Control": "no-cache", "X-Request-Id": "req-\(index)", "Date": "Mon, 23 Nov 2026 09:00:00 GMT"]
                 body = Data((0..<1_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
             }
-            tracks.append(Track(request: request, response: Track.Response(status: 200, headers: headers, body: body),
+            tracks.append(Track(request: request, outcome: .response(Track.Response(status: 200, headers: headers, body: body)),
                                 recordedAt: Date(timeIntervalSince1970: 1_795_000_000 + Double(index)), duration: 0.05))
         }
         return Vinyl(name: "mixed-\(count)", tracks: tracks)

@@ -34,30 +34,44 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    /// Scores every track against the live request. Runs only on a miss, so a scan is fine.
-    static func nearest(to live: Track.Request, in tracks: [Track], parts: [RequestParts], matchers: [Matcher]) -> (index: Int, differences: [String])? {
-        guard !tracks.isEmpty else { return nil }
-        let liveParts = RequestParts(live)
-        // Judge closeness on the strategy's matchers and on the URL's parts, so even a
-        // method-only strategy shows what else differs.
-        let judges = matchers + [.method, .host, .path, .query]
+    /// What a miss report ranks tracks on, and what agreeing on each is worth: the strategy's
+    /// own matchers most, then method before host before path before query, so even a
+    /// method-only strategy shows what else differs.
+    static func judges(for matchers: [Matcher]) -> [(matcher: Matcher, weight: Int)] {
+        matchers.map { ($0, 100) } + [(.method, 10), (.host, 9), (.path, 8), (.query, 7)]
+    }
+
+    /// The weight of the judges on which `recorded` agrees with `live`.
+    static func score(of recorded: Track.Request, _ recordedParts: RequestParts, against live: Track.Request, _ liveParts: RequestParts,
+                      judges: [(matcher: Matcher, weight: Int)]) -> Int {
+        var score = 0
+        for judge in judges where judge.matcher.matches(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) {
+            score += judge.weight
+        }
+        return score
+    }
+
+    /// The nearest track by judging every one: the highest score, the first of equals.
+    /// `NearestTrackIndex` gives the same answer without judging them all.
+    static func nearestByScan(to live: Track.Request, parts liveParts: RequestParts, in tracks: [Track], parts: [RequestParts],
+                              judges: [(matcher: Matcher, weight: Int)]) -> Int? {
         var best: (index: Int, score: Int)?
         for index in tracks.indices {
-            var score = 0
-            let recorded = tracks[index].request, recordedParts = parts[index] // one copy per track, not per judge
-            for (position, judge) in judges.enumerated() where judge.matches(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) {
-                // The strategy's own matchers weigh most; method before path before query.
-                score += position < matchers.count ? 100 : 10 - min(position - matchers.count, 9)
-            }
+            let score = score(of: tracks[index].request, parts[index], against: live, liveParts, judges: judges)
             if best == nil || score > best!.score { best = (index, score) }
         }
-        let index = best!.index
+        return best?.index
+    }
+
+    /// One line per differing field of the strategy's matchers.
+    static func differences(between live: Track.Request, _ liveParts: RequestParts, and recorded: Track.Request, _ recordedParts: RequestParts,
+                            matchers: [Matcher]) -> [String] {
         var differences: [String] = []
         for matcher in matchers {
-            if let difference = matcher.difference(live: live, liveParts: liveParts, recorded: tracks[index].request, recordedParts: parts[index]) {
+            if let difference = matcher.difference(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) {
                 differences.append(contentsOf: difference.split(separator: "\n").map(String.init))
             }
         }
-        return (index, differences)
+        return differences
     }
 }

@@ -173,7 +173,7 @@ struct RequestParts: Sendable, Hashable {
     /// Host, port and path print joined in `urlText`; they split back one way only when the host
     /// holds no `:` or `/` and the path starts with `/`. Not so for relative URLs (`=/` and
     /// `//=` print alike), IPv6 hosts or hosts URLComponents decoded.
-    private var hasPlainAuthority: Bool {
+    var hasPlainAuthority: Bool {
         path.utf8.first == UInt8(ascii: "/") && !host.utf8.contains { $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "/") }
     }
 

@@ -10,6 +10,8 @@ struct TrackIndex: Sendable {
     private let keyed: [Matcher]
     let unkeyed: [Matcher]
     private var buckets: [String: Bucket]
+    /// Ranks tracks for miss reports.
+    private var nearestIndex: NearestTrackIndex
 
     struct Bucket: Sendable {
         var tracks: [Int]
@@ -32,6 +34,7 @@ struct TrackIndex: Sendable {
             buckets[Self.key(tracks[index].request, parts[index], keyed), default: Bucket(tracks: [])].tracks.append(index)
         }
         self.buckets = buckets
+        nearestIndex = NearestTrackIndex(parts: parts)
     }
 
     private static func key(_ request: Track.Request, _ parts: RequestParts, _ matchers: [Matcher]) -> String {
@@ -51,6 +54,7 @@ struct TrackIndex: Sendable {
         tracks.append(track)
         parts.append(trackParts)
         buckets[Self.key(track.request, trackParts, keyed), default: Bucket(tracks: [])].tracks.append(position)
+        nearestIndex.append(trackParts)
         return position
     }
 
@@ -74,5 +78,12 @@ struct TrackIndex: Sendable {
             }
         }
         return nil
+    }
+
+    /// The track nearest to `live` for a miss report, and how it differs on `matchers`.
+    func nearest(to live: Track.Request, matchers: [Matcher]) -> (index: Int, differences: [String])? {
+        let liveParts = RequestParts(live)
+        guard let index = nearestIndex.nearest(to: live, parts: liveParts, in: tracks, parts: parts, judges: MissReport.judges(for: matchers)) else { return nil }
+        return (index, MissReport.differences(between: live, liveParts, and: tracks[index].request, parts[index], matchers: matchers))
     }
 }

@@ -33,7 +33,7 @@ extension Turntable {
 
     /// Answers `live`, the one way through: stubs, then the vinyl, then the recorder, then a
     /// miss, which is counted, explained and logged here and nowhere else.
-    func answer(_ live: Track.Request) async -> Answer {
+    nonisolated(nonsending) func answer(_ live: Track.Request) async -> Answer {
         if let stubbed = await stubs.answer(live) { return stubbed }
         var request = live
         if let recorder {

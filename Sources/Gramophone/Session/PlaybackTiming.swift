@@ -62,7 +62,7 @@ extension Turntable {
     }
 
     /// Waits out `answer`'s delay; returns early (without throwing) when the task is cancelled.
-    func waitForPlayback(of answer: Answer) async {
+    nonisolated(nonsending) func waitForPlayback(of answer: Answer) async {
         let delay = playbackDelay(for: answer)
         guard delay > 0 else { return }
         try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))

@@ -49,7 +49,7 @@ extension Turntable {
     /// Answers `live`, following redirects to targets this Turntable answers. `approve` sees
     /// each redirect and returns the request to follow, or nil to stop at the 3xx. Each hop
     /// but the last is held back by the playback timing here; the caller waits out the last.
-    func answerFollowingRedirects(_ live: Track.Request,
+    nonisolated(nonsending) func answerFollowingRedirects(_ live: Track.Request,
                                   approve: (HTTPURLResponse, URLRequest) async -> URLRequest? = { $1 }) async -> Answer {
         var request = live
         var answer = await answer(request)

@@ -68,31 +68,33 @@ extension Turntable {
     // MARK: Async transfers
 
     /// Sends `bodyData` as the body of `request` (it takes part in matching) and returns the answer.
-    public func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
+    public nonisolated(nonsending) func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
         var live = try Track.Request(request)
         live.body = bodyData
         return try await answerTimed(live)
     }
 
     /// Sends the contents of `fileURL` as the body of `request` and returns the answer.
-    public func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
+    public nonisolated(nonsending) func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
         try await upload(for: request, from: UploadSource.file(fileURL).read())
     }
 
     /// Downloads the answer to `request` into a new temporary file, which the caller owns
     /// (move or delete it), as with `URLSession.download(for:)`.
-    public func download(for request: URLRequest) async throws -> (URL, URLResponse) {
+    public nonisolated(nonsending) func download(for request: URLRequest) async throws -> (URL, URLResponse) {
         let (body, response) = try await answerTimed(try Track.Request(request))
         return (try TaskCore.writeTemporaryFile(body), response)
     }
 
     /// Downloads the answer for `url` into a new temporary file the caller owns.
-    public func download(from url: URL) async throws -> (URL, URLResponse) {
+    public nonisolated(nonsending) func download(from url: URL) async throws -> (URL, URLResponse) {
         try await download(for: URLRequest(url: url))
     }
 
     /// The answer to `live` after the playback timing's delay, as `(body, response)`.
-    func answerTimed(_ live: Track.Request) async throws -> (Data, URLResponse) {
+    /// Nonsending like everything it awaits on the way to a track, so a replay never leaves
+    /// the caller's actor; only recording and dynamic stubs go elsewhere, as they must.
+    nonisolated(nonsending) func answerTimed(_ live: Track.Request) async throws -> (Data, URLResponse) {
         let answer = await answerFollowingRedirects(live)
         await waitForPlayback(of: answer)
         // URLSession reports a cancelled Swift task as URLError(.cancelled).

@@ -15,7 +15,8 @@ import FoundationNetworking
 ///
 /// A request no track matches throws `TurntableError.noMatchingTrack`, whose description
 /// shows the nearest track and what differs. A Turntable is safe to use from many tasks at
-/// once; the lookup takes one lock and no actor hop.
+/// once; the lookup takes one lock, and the async API runs on the caller's actor
+/// (`nonisolated(nonsending)`), so a `@MainActor` caller is answered without a hop.
 public final class Turntable: NetworkSession, Sendable {
     struct Deck: Sendable {
         var vinyl: Vinyl
@@ -217,7 +218,7 @@ public final class Turntable: NetworkSession, Sendable {
             report.differences = checking.compactMap { $0.difference(live: live, liveParts: liveParts, recorded: deck.index.tracks[position].request, recordedParts: deck.index.parts[position]) }
             return report
         case .attributes(let matchers, let playOnce):
-            if let (index, differences) = MissReport.nearest(to: live, in: deck.index.tracks, parts: deck.index.parts, matchers: matchers) {
+            if let (index, differences) = deck.index.nearest(to: live, matchers: matchers) {
                 report.nearestTrackIndex = index
                 report.nearestRequest = deck.index.tracks[index].request
                 report.differences = differences
@@ -231,11 +232,11 @@ public final class Turntable: NetworkSession, Sendable {
 
     // MARK: NetworkSession
 
-    public func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+    public nonisolated(nonsending) func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try await answerTimed(try Track.Request(request))
     }
 
-    public func data(from url: URL) async throws -> (Data, URLResponse) {
+    public nonisolated(nonsending) func data(from url: URL) async throws -> (Data, URLResponse) {
         try await data(for: URLRequest(url: url))
     }
 

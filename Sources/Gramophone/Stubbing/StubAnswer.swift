@@ -13,7 +13,7 @@ struct StubAnswer: Sendable {
     /// Dynamic providers may return dynamic responses; a chain this long is a mistake.
     private static let maximumDynamicDepth = 16
 
-    static func make(_ response: StubResponse, for request: StubRequest, placeholders: [String: String], condition override: NetworkCondition?) async -> StubAnswer {
+    nonisolated(nonsending) static func make(_ response: StubResponse, for request: StubRequest, placeholders: [String: String], condition override: NetworkCondition?) async -> StubAnswer {
         var current = response
         var condition = response.condition
         var depth = 0

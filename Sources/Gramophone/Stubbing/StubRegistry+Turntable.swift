@@ -7,7 +7,7 @@ extension StubRegistry {
     /// The answer of the first stub that matches `live`, nil when none does and the vinyl
     /// should answer. Its network condition's delay is the answer's; the caller waits it out
     /// with the rest of the playback timing.
-    func answer(_ live: Track.Request) async -> Answer? {
+    nonisolated(nonsending) func answer(_ live: Track.Request) async -> Answer? {
         // The common case, a Turntable without stubs, costs one lock and no allocation.
         if isEmpty { return nil }
         guard case .stubbed(let response, let request, let placeholders, let condition) = resolve(live) else { return nil }

@@ -76,9 +76,10 @@ extension MatchingStrategy {
             case "path": matchers.append(.path)
             case "query": matchers.append(.query)
             case "body": matchers.append(.body)
+            case "graphql": matchers.append(.graphQL)
             default:
                 throw VinylError(.malformed, file: nil, place: Turntable.matchingVariable, problem: "\"\(name)\" is not a matcher",
-                                 fix: "Use matcher names separated by commas (method, url, scheme, host, port, path, query, body) or trackOrder")
+                                 fix: "Use matcher names separated by commas (method, url, scheme, host, port, path, query, body, graphql) or trackOrder")
             }
         }
         self = .attributes(matchers)
