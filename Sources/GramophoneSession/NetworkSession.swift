@@ -18,7 +18,9 @@ import FoundationNetworking
 /// main actor (a plain `async` method would hop to the global executor and back, 10-50 µs).
 /// A conformance whose methods are plain `async` still satisfies them; it hops as before.
 public protocol NetworkSession: Sendable {
+    /// Sends `request` and returns the response's body and metadata.
     nonisolated(nonsending) func data(for request: URLRequest) async throws -> (Data, URLResponse)
+    /// Sends a `GET` for `url` and returns the response's body and metadata.
     nonisolated(nonsending) func data(from url: URL) async throws -> (Data, URLResponse)
     /// Sends `bodyData` as the request's body.
     nonisolated(nonsending) func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse)
@@ -28,32 +30,39 @@ public protocol NetworkSession: Sendable {
     nonisolated(nonsending) func download(for request: URLRequest) async throws -> (URL, URLResponse)
     /// Downloads the answer for `url` into a temporary file the caller owns.
     nonisolated(nonsending) func download(from url: URL) async throws -> (URL, URLResponse)
+    /// A task that, once resumed, sends `request` and calls `completionHandler` with the outcome.
     func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask
 }
 
 extension URLSession: NetworkSession {
     // URLSession's own async methods take a `delegate:` argument with a default value, which
     // does not satisfy a protocol requirement; these forward to them.
+    /// URLSession's `data(for:delegate:)` without a task delegate.
     public nonisolated(nonsending) func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try await data(for: request, delegate: nil)
     }
 
+    /// URLSession's `data(from:delegate:)` without a task delegate.
     public nonisolated(nonsending) func data(from url: URL) async throws -> (Data, URLResponse) {
         try await data(from: url, delegate: nil)
     }
 
+    /// URLSession's `upload(for:from:delegate:)` without a task delegate.
     public nonisolated(nonsending) func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
         try await upload(for: request, from: bodyData, delegate: nil)
     }
 
+    /// URLSession's `upload(for:fromFile:delegate:)` without a task delegate.
     public nonisolated(nonsending) func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
         try await upload(for: request, fromFile: fileURL, delegate: nil)
     }
 
+    /// URLSession's `download(for:delegate:)` without a task delegate.
     public nonisolated(nonsending) func download(for request: URLRequest) async throws -> (URL, URLResponse) {
         try await download(for: request, delegate: nil)
     }
 
+    /// URLSession's `download(from:delegate:)` without a task delegate.
     public nonisolated(nonsending) func download(from url: URL) async throws -> (URL, URLResponse) {
         try await download(from: url, delegate: nil)
     }

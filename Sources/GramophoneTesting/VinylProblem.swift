@@ -12,6 +12,7 @@ public struct VinylProblem: Sendable, CustomStringConvertible {
         case notSaved
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// The full text shown in the test failure.
     public var message: String

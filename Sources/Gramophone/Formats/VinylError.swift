@@ -3,6 +3,7 @@
 /// Every error names the file, the place in it (a line and column for syntax, a path such as
 /// `tracks[2].response.status` for structure), what is wrong, and what to do about it.
 public struct VinylError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, for code that handles one case: a missing vinyl differs from a broken one.
     public enum Kind: Sendable, Equatable {
         /// No file at the place the vinyl was looked for.
         case notFound
@@ -20,6 +21,7 @@ public struct VinylError: Error, Sendable, Equatable, CustomStringConvertible {
         case invalidName
     }
 
+    /// What went wrong.
     public var kind: Kind
     /// The file's path, when there is a file.
     public var file: String?

@@ -29,6 +29,7 @@ public struct Matcher: Sendable {
     public static let host = Matcher(kind: .host)
     /// The port; a URL's default port equals no port.
     static let port = Matcher(kind: .port)
+    /// The path, compared exactly (`/users/42` differs from `/users/42/`).
     public static let path = Matcher(kind: .path)
     /// The query parameters, in any order.
     public static let query = Matcher(kind: .query(ignoring: []))

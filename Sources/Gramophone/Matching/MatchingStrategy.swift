@@ -16,8 +16,10 @@ public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
 
     /// The first track whose request agrees with the live one on every matcher.
     ///
-    /// - Parameter playOnce: each track answers at most once; repeated requests get the
-    ///   next matching track, and a miss once all are used.
+    /// - Parameters:
+    ///   - matchers: what must agree, such as `[.method, .url]`.
+    ///   - playOnce: each track answers at most once; repeated requests get the next matching
+    ///     track, and a miss once all are used.
     public static func attributes(_ matchers: [Matcher], playOnce: Bool = false) -> MatchingStrategy {
         MatchingStrategy(mode: .attributes(matchers, playOnce: playOnce))
     }

@@ -8,8 +8,11 @@
 public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
     /// One header line.
     public struct Field: Sendable, Hashable {
+        /// The name as written; compared without regard to case.
         public var name: String
+        /// The value as written.
         public var value: String
+        /// A header line with this name and value.
         public init(name: String, value: String) {
             self.name = name
             self.value = value
@@ -19,6 +22,7 @@ public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, Custo
     /// The fields, in recorded order.
     public private(set) var fields: [Field]
 
+    /// Headers holding `fields` in this order, repeats kept.
     public init(_ fields: [Field] = []) { self.fields = fields }
 
     /// Fields from a dictionary, sorted by name so the order is stable.

@@ -8,6 +8,7 @@ import Foundation
 //     Track("https://api.example.com/feed", .error(.notConnectedToInternet))
 
 extension Track {
+    /// A track that answers `request` with `outcome`: `Track("GET https://api.example.com/users/42", .json(#"{"id":42}"#))`.
     public init(_ request: Request, _ outcome: Outcome) {
         self.init(request: request, outcome: outcome)
     }

@@ -14,6 +14,8 @@ public struct Track: Sendable, Hashable {
     /// How long the exchange took when it was recorded, in seconds, if known.
     public var duration: TimeInterval?
 
+    /// A track answering `request` with `outcome`; `recordedAt` and `duration` are what a
+    /// recording knows, used by recorded-duration timing and shown by `gramophone inspect`.
     public init(request: Request, outcome: Outcome, recordedAt: Date? = nil, duration: TimeInterval? = nil) {
         self.request = request
         self.outcome = outcome
@@ -39,7 +41,9 @@ public struct Track: Sendable, Hashable {
 
     /// What came back for a request.
     public enum Outcome: Sendable, Hashable {
+        /// An HTTP response, whatever its status.
         case response(Response)
+        /// An error instead of a response: no connection, a timeout, a cancelled request.
         case failure(Failure)
     }
 
@@ -47,11 +51,14 @@ public struct Track: Sendable, Hashable {
     public struct Request: Sendable, Hashable {
         /// Upper-case HTTP method; `GET` when a file leaves it out.
         public var method: String
+        /// The URL as sent, query included.
         public var url: URL
+        /// The header lines, in the order they were sent.
         public var headers: Headers
         /// The body; empty when there was none.
         public var body: Data
 
+        /// A request; `method` is stored upper-cased.
         public init(method: String = "GET", url: URL, headers: Headers = [:], body: Data = Data()) {
             self.method = method.uppercased()
             self.url = url
@@ -62,14 +69,18 @@ public struct Track: Sendable, Hashable {
 
     /// A recorded HTTP response.
     public struct Response: Sendable, Hashable {
+        /// The HTTP status code.
         public var status: Int
+        /// The header lines, in the order they came.
         public var headers: Headers
+        /// The body as the client received it; empty when there was none.
         public var body: Data
         /// The URL the response came from (after redirects); the request's URL when nil.
         public var url: URL?
         /// `HTTP/1.1` when unknown.
         var httpVersion: String?
 
+        /// A response; `httpVersion` is the protocol the status line names (`HTTP/1.1` when nil).
         public init(status: Int = 200, headers: Headers = [:], body: Data = Data(), url: URL? = nil, httpVersion: String? = nil) {
             self.status = status
             self.headers = headers
@@ -81,10 +92,14 @@ public struct Track: Sendable, Hashable {
 
     /// A recorded error, replayed as the same `URLError` or `NSError`.
     public struct Failure: Sendable, Hashable {
+        /// The error domain, such as `NSURLErrorDomain`.
         public var domain: String
+        /// The error code within the domain, such as `URLError.Code.timedOut.rawValue`.
         public var code: Int
+        /// The error's description as recorded.
         public var description: String
 
+        /// An error of `domain` and `code`.
         public init(domain: String, code: Int, description: String = "") {
             self.domain = domain
             self.code = code
@@ -132,9 +147,12 @@ public struct Track: Sendable, Hashable {
 
 /// A named, ordered collection of tracks: what a file in `Vinyls/` holds.
 public struct Vinyl: Sendable, Hashable {
+    /// The vinyl's name: its file name without extension, shown in miss reports.
     public var name: String
+    /// The tracks, in recorded order.
     public var tracks: [Track]
 
+    /// A vinyl named `name` holding `tracks`.
     public init(name: String, tracks: [Track] = []) {
         self.name = name
         self.tracks = tracks

@@ -32,6 +32,9 @@ public struct Recording: Sendable {
     /// before writing does not report them. Empty by default; set it with `allowing(_:)`.
     var allowedSecrets: [SecretPlace] = []
 
+    /// How to record; each argument sets the property of the same name. The defaults record
+    /// once (never on CI), through an ephemeral `URLSession`, with the default redaction, every
+    /// host, and the mode overridable through the process's `GRAMOPHONE_RECORD_MODE`.
     public init(mode: RecordMode? = nil,
                 session: (any NetworkSession)? = nil,
                 redaction: Redaction = .default,

@@ -6,7 +6,10 @@
 public struct SecretPlace: Sendable, Hashable {
     /// The request or the response of a track.
     public enum Side: Sendable, Hashable {
-        case request, response
+        /// The request: its URL, headers and body.
+        case request
+        /// The response: its headers and body.
+        case response
     }
 
     enum Part: Sendable, Hashable {

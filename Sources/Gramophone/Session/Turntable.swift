@@ -77,8 +77,13 @@ public final class Turntable: NetworkSession, Sendable {
     /// is written on `eject()` or when the Turntable is released; with `.all` an existing file
     /// is not read, it will be replaced.
     ///
-    /// - Parameter store: where the vinyl is; nil is `VinylStore.defaultFolder()` of the
-    ///   calling file (`sourceFile`): the `Vinyls` folder of its package.
+    /// - Parameters:
+    ///   - name: the vinyl's name, without extension; `/` makes subfolders (`"UsersTests/fetchesUser"`).
+    ///   - store: where the vinyl is; nil is `VinylStore.defaultFolder()` of the calling file
+    ///     (`sourceFile`): the `Vinyls` folder of its package.
+    ///   - matching: how a live request finds its track; the default compares method and URL.
+    ///   - recording: how to record what the vinyl lacks; nil replays only.
+    ///   - sourceFile: the calling file, which places the default store; leave it to the compiler.
     /// - Throws: `VinylError` for a bad name, a missing vinyl (that will not be recorded) or an
     ///   unreadable one; `RecordingError.invalidMode` for an unknown `GRAMOPHONE_RECORD_MODE`.
     public convenience init(vinylNamed name: String, from store: VinylStore? = nil, matching: MatchingStrategy = .default, recording: Recording? = nil,
@@ -232,14 +237,20 @@ public final class Turntable: NetworkSession, Sendable {
 
     // MARK: NetworkSession
 
+    /// The answer to `request`: from a stub, the vinyl, or the recorder, in that order.
+    /// - Throws: ``TurntableError/noMatchingTrack(_:)`` when nothing answers; a recorded error as
+    ///   the `URLError` it was.
     public nonisolated(nonsending) func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try await answerTimed(try Track.Request(request))
     }
 
+    /// The answer to a `GET` of `url`, as ``data(for:)`` gives it.
     public nonisolated(nonsending) func data(from url: URL) async throws -> (Data, URLResponse) {
         try await data(for: URLRequest(url: url))
     }
 
+    /// A data task that, once resumed, calls `completionHandler` on the delegate queue with the
+    /// answer to `request`, as `URLSession`'s does.
     public func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
         TaskCore(turntable: self, request: request, kind: .data, completion: .data(completionHandler)).makeTask(TurntableDataTask.self)
     }
