@@ -2,7 +2,7 @@ import Foundation
 @testable import Gramophone
 
 /// The properties of the writers: a vinyl written in any writable format is detected as that
-/// format and reads back as the same vinyl, modulo only the normalisations docs/FORMATS.md
+/// format and reads back as the same vinyl, modulo only the normalisations Gramophone.docc/FormatsAndTheCLI.md
 /// lists ("What a rewrite keeps"); a vinyl whose headers hold a line break or NUL is refused
 /// with a `VinylError` naming the header, in every format.
 enum FuzzWriters {
@@ -58,7 +58,7 @@ enum FuzzWriters {
                 fail("the URL \(request.url.absoluteString) -> \(after.request.url.absoluteString)", index)
             }
             guard after.request.body == request.body else { fail("the request body \(request.body as NSData) -> \(after.request.body as NSData)", index) }
-            // HAR drops HTTP/2 pseudo-headers (`:authority`) on reading (docs/FORMATS.md).
+            // HAR drops HTTP/2 pseudo-headers (`:authority`) on reading (Gramophone.docc/FormatsAndTheCLI.md).
             let requestHeaders = format == .har ? HARFormat.withoutPseudoHeaders(request.headers) : request.headers
             guard sameHeaders(requestHeaders, after.request.headers, format: format) else {
                 fail("the request headers\n\(request.headers)\n->\n\(after.request.headers)", index)
@@ -78,7 +78,7 @@ enum FuzzWriters {
             guard a.body == b.body else { fail("the response body \(a.body as NSData) -> \(b.body as NSData)") }
             var expected = a.headers
             if format == .har {
-                // HAR drops HTTP/2 pseudo-headers and stores bodies decoded (docs/FORMATS.md).
+                // HAR drops HTTP/2 pseudo-headers and stores bodies decoded (Gramophone.docc/FormatsAndTheCLI.md).
                 expected = HARFormat.withoutPseudoHeaders(expected)
                 HARFormat.dropStaleContentEncoding(&expected, body: a.body)
             }

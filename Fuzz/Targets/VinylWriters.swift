@@ -2,7 +2,7 @@
 // fixtures, httpbin recordings, browser HAR) is that vinyl; any other input builds one from
 // its bytes (FuzzVinyl: odd URLs, header values with empty pieces, quotes, non-ASCII, very long
 // and repeated headers, every body encoding, errors, dates, durations). The vinyl is written
-// in every writable format and must read back the same modulo the normalisations docs/FORMATS.md
+// in every writable format and must read back the same modulo the normalisations Gramophone.docc/FormatsAndTheCLI.md
 // lists; one with a line break in a header must be refused by every writer (FuzzWriters).
 // fuzz-seeds: vinyl dvr har ../HAR ../VCR ../Scan Fuzz/Seeds/Captures
 // fuzz-dict: writers.dict

@@ -65,7 +65,7 @@ enum PathExceptions {
         #if canImport(FoundationNetworking)
         // Linux Foundation traps when a URLProtocol reports a redirect (`wasRedirectedTo`), so a
         // Turntable-backed URLSession follows it inside the protocol and its delegate is not
-        // asked (docs/PLATFORMS.md). The task path asks; the comparison leaves the question out.
+        // asked (Gramophone.docc/Platforms.md). The task path asks; the comparison leaves the question out.
         return calls.filter { !$0.hasPrefix("redirect") }
         #else
         return calls

@@ -8,7 +8,7 @@ import FoundationNetworking
 /// A header name or value holding CR, LF or NUL would start another header (or the body) once
 /// written on a wire. Readers refuse it with its place (HAR splits a browser's line-joined
 /// repeats into repeated headers), writers refuse to write it, and a vinyl built in code that
-/// holds one still replays as one header, never as extra ones (docs/VINYL-FORMAT.md).
+/// holds one still replays as one header, never as extra ones (Gramophone.docc/VinylFileFormat.md).
 @Suite struct HeaderInjectionTests {
     static let injected = "a\\r\\nX-Injected: 1\\r\\n\\r\\nbody"
 

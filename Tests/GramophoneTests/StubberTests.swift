@@ -153,7 +153,7 @@ struct StubberTests {
     }
 
     #if canImport(FoundationNetworking)
-    /// Pins the Linux limit docs/STUBBING.md describes: a session made later from `.default`
+    /// Pins the Linux limit Gramophone.docc/Stubbing.md describes: a session made later from `.default`
     /// does not get registered protocol classes, so it reaches the network. If this starts
     /// failing, the toolchain changed and the documentation should say so.
     @Test(.enabled(if: HTTPBin.isAvailable)) func plainDefaultSessionsAreNotInterceptedOnLinux() async throws {
@@ -278,7 +278,7 @@ struct StubberTests {
         #if canImport(FoundationNetworking)
         // Linux Foundation keeps only the last `didLoad` of a URLProtocol for completion-handler
         // and async tasks, and a URLProtocol cannot tell which kind it serves: the body arrives
-        // whole once its time has passed, so no path loses a byte (docs/PLATFORMS.md).
+        // whole once its time has passed, so no path loses a byte (Gramophone.docc/Platforms.md).
         #expect(chunks.count == 1)
         #else
         #expect(chunks.count >= 5)

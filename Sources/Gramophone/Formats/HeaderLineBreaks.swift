@@ -4,7 +4,7 @@ import Foundation
 /// start another header (or a body), and C layers cut a string at NUL. Readers refuse such a
 /// header with its place (HAR excepted: some browsers join repeated headers with a line break,
 /// so the HAR reader splits them into repeated fields), and writers refuse to write one, so no
-/// file and no replayed response ever carries an injected header. See docs/VINYL-FORMAT.md.
+/// file and no replayed response ever carries an injected header. See Gramophone.docc/VinylFileFormat.md.
 enum HeaderLineBreaks {
     static func isUnsafe(_ text: String) -> Bool {
         text.utf8.contains { $0 == 0x0D || $0 == 0x0A || $0 == 0x00 }

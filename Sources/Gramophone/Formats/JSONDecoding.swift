@@ -4,7 +4,7 @@ import Foundation
 extension JSONValue {
     func members(at path: DecodingPath) throws -> [(key: String, value: JSONValue)] {
         guard case .object(let members) = self else {
-            throw StructureError(path: path, problem: "expected an object, found \(kindName)", fix: "See docs/VINYL-FORMAT.md for the shape of a track")
+            throw StructureError(path: path, problem: "expected an object, found \(kindName)", fix: "See the article \"The vinyl format\" in Gramophone's documentation for the shape of a track")
         }
         return members
     }

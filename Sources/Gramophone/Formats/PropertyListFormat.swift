@@ -121,7 +121,7 @@ enum PropertyListFormat {
 
     private static func dictionary(_ value: Any, at path: DecodingPath) throws -> [String: Any] {
         guard let dictionary = value as? [String: Any] else {
-            throw StructureError(path: path, problem: "expected a dictionary", fix: "See docs/FORMATS.md for the shape of a plist vinyl")
+            throw StructureError(path: path, problem: "expected a dictionary", fix: "See the article \"Formats and the CLI\" in Gramophone's documentation for the shape of a plist vinyl")
         }
         return dictionary
     }

@@ -12,7 +12,7 @@ public enum StubError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidPattern(let pattern, let kind, let problem):
-            return "The \(kind) \"\(pattern)\" is invalid: \(problem). Fix the \(kind); see docs/STUBBING.md for the syntax"
+            return "The \(kind) \"\(pattern)\" is invalid: \(problem). Fix the \(kind); see the article \"Stubbing\" in Gramophone's documentation for the syntax"
         case .unreadableFile(let path, let problem):
             return "\(path): the stub's body file could not be read: \(problem). Check the path (test resources are under Bundle.module.resourceURL)"
         case .noMatchingStub(let report):

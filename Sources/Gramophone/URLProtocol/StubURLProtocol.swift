@@ -30,7 +30,7 @@ final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
                 while let (response, next) = Turntable.redirectRequest(after: Answer(outcome: answer.outcome, source: .network), of: live),
                       let nextRequest = try? Track.Request(next), case .stubbed = HTTPStubber.shared.stubs.resolve(nextRequest) {
                     #if canImport(FoundationNetworking)
-                    // Linux Foundation traps on `wasRedirectedTo`: follow here (docs/PLATFORMS.md).
+                    // Linux Foundation traps on `wasRedirectedTo`: follow here (Gramophone.docc/Platforms.md).
                     guard hops < Turntable.redirectLimit else {
                         answer = StubAnswer(outcome: .failure(URLError(.httpTooManyRedirects)), condition: .immediate, cachePolicy: .notAllowed)
                         break

@@ -67,7 +67,7 @@ enum ProtocolSlots {
                 let live = try Track.Request(request)
                 #if canImport(FoundationNetworking)
                 // Linux Foundation traps on a URLProtocol's redirect (`wasRedirectedTo`), so the
-                // protocol follows it itself and the delegate is not asked (docs/PLATFORMS.md).
+                // protocol follows it itself and the delegate is not asked (Gramophone.docc/Platforms.md).
                 let answer = await turntable.answerFollowingRedirects(live)
                 #else
                 let answer = await turntable.answer(live)

@@ -91,7 +91,7 @@ enum URLProtocolDelivery {
             #if canImport(FoundationNetworking)
             // Linux Foundation keeps only the last `didLoad` for completion-handler and async
             // tasks (it stores rather than appends), so the body goes in one piece there, once
-            // the time its chunks would take has passed (docs/PLATFORMS.md).
+            // the time its chunks would take has passed (Gramophone.docc/Platforms.md).
             guard await wait(chunks.reduce(0) { $0 + $1.delay }) else { return }
             if !body.isEmpty { calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: body) } }
             #else
