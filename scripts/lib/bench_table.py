@@ -70,6 +70,7 @@ def main():
         "2 ": "3 baseline: bare URLProtocol stub",
         "4 ": "3 baseline: bare URLProtocol stub",
         "5 lookup hit": "5 lookup hit, 10 tracks",
+        "5 body lookup hit": "5 body lookup hit, 10 tracks",
         "5 lookup miss": "5 lookup miss, 10 tracks",
         "6 load": "6 baseline: JSONSerialization parse",
         "7 record": "7 baseline: plain URLSession, 200 requests",

@@ -114,6 +114,19 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // 5 (bodies): the same with [.method, .url, .body], every track one URL, bodies told apart by
+    // their canonical JSON in the index (key order and spacing of the live body differ).
+    for count in [10, 1_000, 10_000, 100_000] {
+        var hit = URLRequest(url: URL(string: "\(Fixtures.host)/v1/search")!)
+        hit.httpMethod = "POST"
+        hit.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        hit.httpBody = Data(#"{ "limit": 20, "query": "item \#(count - 1)" }"#.utf8)
+        let turntable = Turntable(vinyl: Fixtures.bodyTracks(count: count), matching: [.method, .url, .body])
+        Benchmark("5 body lookup hit, \(count) tracks", configuration: replay) { benchmark in
+            await measureRequests(benchmark, through: turntable, hit)
+        }
+    }
+
     // 5: lookup cost against vinyl size; the hit is the last track, the miss matches nothing.
     for count in [10, 1_000, 10_000, 100_000] {
         let hit = URLRequest(url: Fixtures.url(count - 1))

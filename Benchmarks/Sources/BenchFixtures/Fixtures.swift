@@ -26,6 +26,16 @@ public enum Fixtures {
         })
     }
 
+    /// `count` POSTs to one URL that differ only in their JSON body: what `[.method, .url, .body]`
+    /// must tell apart through the index (bodies compared as values, not bytes).
+    public static func bodyTracks(count: Int) -> Vinyl {
+        Vinyl(name: "body-lookup-\(count)", tracks: (0..<count).map { index in
+            Track(Track.Request(method: "POST", url: URL(string: "\(host)/v1/search")!).json(bodyText(index)), .json(#"{"page":\#(index)}"#))
+        })
+    }
+
+    public static func bodyText(_ index: Int) -> String { #"{"query":"item \#(index)","limit":20}"# }
+
     /// A 10,000-track vinyl with JSON, text and binary (base64) bodies, about 20 MB on disk.
     public static func mixedVinyl(count: Int = 10_000) -> Vinyl {
         var generator = SplitMix(seed: 42)
