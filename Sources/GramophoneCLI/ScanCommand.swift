@@ -50,7 +50,7 @@ enum ScanCommand: Command {
             }
         }
         if found > 0 {
-            Output.err("\(found) likely secret\(found == 1 ? "" : "s") found. Redact them (see the article "Recording and redaction" in Gramophone's documentation) or record the vinyls again.")
+            Output.err("\(found) likely secret\(found == 1 ? "" : "s") found. Redact them (see the article \"Recording and redaction\" in Gramophone's documentation) or record the vinyls again.")
         }
         return found > 0 || unreadable > 0 ? .failure : .success
     }

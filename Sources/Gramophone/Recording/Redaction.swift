@@ -52,7 +52,7 @@ public struct Redaction: Sendable {
     /// - JSON members at any depth (`password`, `client_secret`, `refresh_token`, …) become `<redacted>`;
     /// - a password in a URL becomes `REDACTED`.
     ///
-    /// Gramophone.docc/RecordingAndRedaction.md lists the names. Opt out with `.none`; keep it while adding filters
+    /// <doc:RecordingAndRedaction> lists the names. Opt out with `.none`; keep it while adding filters
     /// with `.default + …`; keep one value on purpose with `Recording.allowing(_:)`.
     public static let `default` = Redaction(steps: [.secretNames])
 

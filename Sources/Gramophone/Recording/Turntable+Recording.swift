@@ -29,7 +29,7 @@ extension Turntable {
 extension Track.Response {
     /// The response as the client received it. Foundation hands over decoded bodies while the
     /// headers still say `Content-Encoding: gzip`; both are kept as the client saw them
-    /// (see Gramophone.docc/RecordingAndRedaction.md, "Compressed responses").
+    /// (see <doc:RecordingAndRedaction>, "Compressed responses").
     init(recording response: HTTPURLResponse, body: Data, for requestURL: URL) {
         var fields: [String: String] = [:]
         for (name, value) in response.allHeaderFields {
