@@ -132,6 +132,16 @@ public struct Matcher: Sendable {
         }
     }
 
+    /// Appends ``keyComponent(_:_:)`` to `key`; method and URL, the default strategy's, without
+    /// a string of their own.
+    func appendKeyComponent(_ request: Track.Request, _ parts: RequestParts, to key: inout String) {
+        switch kind {
+        case .method: key += parts.method
+        case .url: parts.appendURLText(to: &key)
+        default: key += keyComponent(request, parts)
+        }
+    }
+
     /// This matcher's share of the index key: the canonical text it compares.
     func keyComponent(_ request: Track.Request, _ parts: RequestParts) -> String {
         switch kind {

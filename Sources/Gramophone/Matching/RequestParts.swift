@@ -32,7 +32,7 @@ struct RequestParts: Sendable, Hashable {
     }
 
     init(method: String, url: URL) {
-        self.method = method.uppercased()
+        self.method = method.uppercasedIfNeeded
         let text = url.absoluteString
         if let plain = Self.plainParts(of: text) {
             (scheme, host, port, path, query) = plain
@@ -57,10 +57,13 @@ struct RequestParts: Sendable, Hashable {
         return text.withUTF8 { bytes -> (String, String, Int?, String, [QueryItem])? in
             let count = bytes.count
             func string(_ start: Int, _ end: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
+            // Scheme and host are lower-cased only when the text has an upper-case letter at all.
+            var upperCase = false
             for byte in bytes {
                 guard byte > 0x20, byte < 0x7F else { return nil }
                 switch byte {
                 case UInt8(ascii: "%"), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: ";"): return nil
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): upperCase = true
                 default: continue
                 }
             }
@@ -73,7 +76,7 @@ struct RequestParts: Sendable, Hashable {
                 index += 1
             }
             guard index > 0, index + 2 < count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") else { return nil }
-            let scheme = string(0, index).lowercased()
+            let scheme = upperCase ? string(0, index).lowercased() : string(0, index)
             // Authority: host[:port], up to the path, query or fragment.
             let hostStart = index + 3
             index = hostStart
@@ -90,7 +93,7 @@ struct RequestParts: Sendable, Hashable {
             let authorityEnd = index
             let hostEnd = colon ?? authorityEnd
             guard hostEnd > hostStart else { return nil }
-            let host = string(hostStart, hostEnd).lowercased()
+            let host = upperCase ? string(hostStart, hostEnd).lowercased() : string(hostStart, hostEnd)
             var port: Int?
             if let colon {
                 guard authorityEnd - colon - 1 >= 1, authorityEnd - colon - 1 <= 5 else { return nil }
@@ -179,10 +182,32 @@ struct RequestParts: Sendable, Hashable {
 
     /// The normalised URL: what `.url` compares.
     var urlText: String {
-        var text = scheme + "://" + host
-        if let port { text += ":\(port)" }
-        text += path
-        if !query.isEmpty { text += "?" + queryText }
+        var text = ""
+        appendURLText(to: &text)
         return text
+    }
+
+    /// Appends `urlText` to `text` without building it apart: the index key of every replay
+    /// holds it, and the intermediate strings were a tenth of a replay's time.
+    func appendURLText(to text: inout String) {
+        text.reserveCapacity(text.utf8.count + scheme.utf8.count + host.utf8.count + path.utf8.count + 16 + query.count * 16)
+        text += scheme
+        text += "://"
+        text += host
+        if let port {
+            text += ":"
+            text += String(port)
+        }
+        text += path
+        guard !query.isEmpty else { return }
+        text += "?"
+        for (position, item) in query.enumerated() {
+            if position > 0 { text += "&" }
+            text += item.name
+            if let value = item.value {
+                text += "="
+                text += value
+            }
+        }
     }
 }

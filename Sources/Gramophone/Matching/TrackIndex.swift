@@ -43,7 +43,13 @@ struct TrackIndex: Sendable {
         case 1: return matchers[0].keyComponent(request, parts)
         // Body and header components are length-prefixed or base64, URL parts hold no U+001F:
         // the joined key splits back one way.
-        default: return matchers.map { $0.keyComponent(request, parts) }.joined(separator: "\u{1F}")
+        default:
+            var key = ""
+            for (position, matcher) in matchers.enumerated() {
+                if position > 0 { key += "\u{1F}" }
+                matcher.appendKeyComponent(request, parts, to: &key)
+            }
+            return key
         }
     }
 

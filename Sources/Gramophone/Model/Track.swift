@@ -60,7 +60,7 @@ public struct Track: Sendable, Hashable {
 
         /// A request; `method` is stored upper-cased.
         public init(method: String = "GET", url: URL, headers: Headers = [:], body: Data = Data()) {
-            self.method = method.uppercased()
+            self.method = method.uppercasedIfNeeded
             self.url = url
             self.headers = headers
             self.body = body
