@@ -190,7 +190,10 @@ struct RequestParts: Sendable, Hashable {
     /// Appends `urlText` to `text` without building it apart: the index key of every replay
     /// holds it, and the intermediate strings were a tenth of a replay's time.
     func appendURLText(to text: inout String) {
-        text.reserveCapacity(text.utf8.count + scheme.utf8.count + host.utf8.count + path.utf8.count + 16 + query.count * 16)
+        // Exactly the length it will have: an index keeps its keys, spare capacity and all.
+        let portLength = port.map { String($0).utf8.count + 1 } ?? 0
+        let queryLength = query.isEmpty ? 0 : 1 + queryTextLength
+        text.reserveCapacity(text.utf8.count + scheme.utf8.count + 3 + host.utf8.count + portLength + path.utf8.count + queryLength)
         text += scheme
         text += "://"
         text += host
