@@ -217,4 +217,20 @@ import FoundationNetworking
                     == (matcher.keyComponent(a, RequestParts(a)) == matcher.keyComponent(b, RequestParts(b))), "\(matcher.description)")
         }
     }
+
+    @Test func aMissComparesWithTheTrackWhoseBodyDiffersLeast() async throws {
+        // One URL, JSON bodies: the first track differs everywhere, the third in one field.
+        func search(_ body: String) -> Track.Request {
+            Track.Request(method: "POST", url: Self.url, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
+        }
+        let turntable = Turntable(vinyl: Vinyl(name: "search", tracks: [
+            Track(request: search(#"{"query":"cats","page":9,"size":50}"#), outcome: .json("{}")),
+            Track(request: search(#"{"query":"dogs","page":2,"size":50}"#), outcome: .json("{}")),
+            Track(request: search(#"{"query":"swift","page":1,"size":10}"#), outcome: .json("{}")),
+        ]), matching: [.method, .url, .body])
+        let report = try await miss(turntable, search(#"{"size":10,"query":"swift","page":2}"#))
+        #expect(report.nearestTrackIndex == 2, "\(report)")
+        #expect(report.differences == ["body.page: 2 vs 1"], "\(report)")
+    }
+
 }

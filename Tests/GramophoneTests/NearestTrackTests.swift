@@ -51,10 +51,18 @@ import Testing
             for _ in 0..<5 {
                 let live = Self.request(&generator)
                 let liveParts = RequestParts(live)
-                let scanned = MissReport.nearestByScan(to: live, parts: liveParts, in: tracks, parts: tracks.map { RequestParts($0.request) },
-                                                       judges: MissReport.judges(for: strategy))
-                let indexed = index.nearest(to: live, matchers: strategy)
-                #expect(indexed?.index == scanned, "\(live.method) \(live.url.absoluteString), matching \(strategy.map(\.description)), tracks \(tracks.map { "\($0.request.method) \($0.request.url.absoluteString)" })")
+                let judges = MissReport.judges(for: strategy)
+                let allParts = tracks.map { RequestParts($0.request) }
+                let scanned = MissReport.nearestByScan(to: live, parts: liveParts, in: tracks, parts: allParts, judges: judges)
+                let indexed = index.firstNearest(to: live, parts: liveParts, judges: judges)
+                #expect(indexed == scanned, "\(live.method) \(live.url.absoluteString), matching \(strategy.map(\.description)), tracks \(tracks.map { "\($0.request.method) \($0.request.url.absoluteString)" })")
+                // The report may name another track of the same score that differs in fewer places.
+                if let scanned, let reported = index.nearest(to: live, matchers: strategy) {
+                    let score = { (position: Int) in MissReport.score(of: tracks[position].request, allParts[position], against: live, liveParts, judges: judges) }
+                    #expect(score(reported.index) == score(scanned))
+                    let scannedDifferences = MissReport.differences(between: live, liveParts, and: tracks[scanned].request, allParts[scanned], matchers: strategy)
+                    #expect(TrackIndex.placeCount(reported.differences) <= TrackIndex.placeCount(scannedDifferences))
+                }
                 if let scanned, scanned > 0 { pastTheFirst += 1 }
             }
         }

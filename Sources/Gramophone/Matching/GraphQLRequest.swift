@@ -117,6 +117,12 @@ struct GraphQLRequest: Sendable {
     }
 
     /// `graphQL operation: GetUser vs GetUsers`, `graphQL variables.id: 1 vs 2`, …
+    /// Whether a line of `differences` says that nothing lines up (one side is not GraphQL, or
+    /// the batches differ in size): a miss report ranks such a track below any whose operations compare.
+    static func isUnaligned(_ line: String) -> Bool {
+        line.hasPrefix("graphQL: ") || line.hasPrefix("graphQL operations: ")
+    }
+
     static func differences(live: Track.Request, recorded: Track.Request, _ comparison: JSONComparison) -> [String] {
         switch (GraphQLRequest(live), GraphQLRequest(recorded)) {
         case (nil, nil):

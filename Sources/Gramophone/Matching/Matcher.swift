@@ -132,6 +132,15 @@ public struct Matcher: Sendable {
         }
     }
 
+    /// Whether the matcher compares what is inside a request (headers, the body) place by
+    /// place, so that two tracks it rejects can still be nearer or farther from the live one.
+    var comparesContent: Bool {
+        switch kind {
+        case .headers, .allHeaders, .body, .graphQL: return true
+        default: return false
+        }
+    }
+
     /// Appends ``keyComponent(_:_:)`` to `key`; method and URL, the default strategy's, without
     /// a string of their own.
     func appendKeyComponent(_ request: Track.Request, _ parts: RequestParts, to key: inout String) {

@@ -84,6 +84,14 @@ struct NearestTrackIndex: Sendable {
             queryIsEmpty: live.query.isEmpty)
     }
 
+    /// The tracks sharing the method, host and path of the track at `position`, itself included,
+    /// ascending; nil for a track that is not plain.
+    func tracks(sharingMethodHostPathWith position: Int) -> [Int32]? {
+        guard plain[position] else { return nil }
+        let row = rows[position]
+        return byMethodHostPath[MethodHostPath(method: row.method, host: row.host, path: row.path)]
+    }
+
     /// The judges' weights per part; judges on headers, bodies and custom rules stay matchers.
     struct Weights {
         var method = 0, scheme = 0, host = 0, port = 0, path = 0, query = 0, url = 0

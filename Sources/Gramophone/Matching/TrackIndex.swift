@@ -89,7 +89,42 @@ struct TrackIndex: Sendable {
     /// The track nearest to `live` for a miss report, and how it differs on `matchers`.
     func nearest(to live: Track.Request, matchers: [Matcher]) -> (index: Int, differences: [String])? {
         let liveParts = RequestParts(live)
-        guard let index = nearestIndex.nearest(to: live, parts: liveParts, in: tracks, parts: parts, judges: MissReport.judges(for: matchers)) else { return nil }
-        return (index, MissReport.differences(between: live, liveParts, and: tracks[index].request, parts[index], matchers: matchers))
+        let judges = MissReport.judges(for: matchers)
+        guard var index = firstNearest(to: live, parts: liveParts, judges: judges) else { return nil }
+        var differences = MissReport.differences(between: live, liveParts, and: tracks[index].request, parts[index], matchers: matchers)
+        // Whole matchers tie on a GraphQL or JSON API, where every track shares the method and URL
+        // and differs in the body: of the tracks that tie with the first, the one differing in the
+        // fewest places explains the miss (a variable, not another operation).
+        guard matchers.contains(where: \.comparesContent), Self.placeCount(differences) > 1,
+              let ties = nearestIndex.tracks(sharingMethodHostPathWith: index), ties.count > 1 else { return (index, differences) }
+        let score = MissReport.score(of: tracks[index].request, parts[index], against: live, liveParts, judges: judges)
+        var fewest = Self.placeCount(differences)
+        for candidate in ties.prefix(Self.tiesCompared).map(Int.init) where candidate != index {
+            guard MissReport.score(of: tracks[candidate].request, parts[candidate], against: live, liveParts, judges: judges) == score else { continue }
+            let candidateDifferences = MissReport.differences(between: live, liveParts, and: tracks[candidate].request, parts[candidate], matchers: matchers)
+            let count = Self.placeCount(candidateDifferences)
+            if count < fewest {
+                (index, differences, fewest) = (candidate, candidateDifferences, count)
+                if count <= 1 { break }
+            }
+        }
+        return (index, differences)
+    }
+
+    /// The first of the tracks scoring highest with `judges`, as `MissReport.nearestByScan` ranks them.
+    func firstNearest(to live: Track.Request, parts liveParts: RequestParts, judges: [(matcher: Matcher, weight: Int)]) -> Int? {
+        nearestIndex.nearest(to: live, parts: liveParts, in: tracks, parts: parts, judges: judges)
+    }
+
+    /// How many tied tracks a miss compares place by place: a miss stays a few milliseconds
+    /// in a vinyl of thousands of one-URL tracks.
+    static let tiesCompared = 256
+
+    /// The differing places of a miss report, leaving out the lines that only say a place was
+    /// ignored; a line saying nothing lines up counts as more than any number of places.
+    static func placeCount(_ differences: [String]) -> Int {
+        differences.reduce(0) { count, line in
+            count + (line.hasSuffix(": ignored") ? 0 : GraphQLRequest.isUnaligned(line) ? 1_000 : 1)
+        }
     }
 }
