@@ -1,8 +1,16 @@
 extension String {
     /// `uppercased()`, without its copy when there is nothing to change: a method is nearly
-    /// always upper case already, and every replay reads it twice. Non-ASCII text takes the
-    /// full Unicode path.
+    /// always one of the standard ones already in upper case, and every replay reads it twice
+    /// (comparing small strings is a comparison of two words). Non-ASCII text takes the full
+    /// Unicode path.
     var uppercasedIfNeeded: String {
-        utf8.contains { ($0 >= UInt8(ascii: "a") && $0 <= UInt8(ascii: "z")) || $0 >= 0x80 } ? uppercased() : self
+        switch self {
+        case "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS": return self
+        default:
+            for byte in utf8 where (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || byte >= 0x80 {
+                return uppercased()
+            }
+            return self
+        }
     }
 }
