@@ -30,6 +30,10 @@ public protocol NetworkSession: Sendable {
     nonisolated(nonsending) func download(for request: URLRequest) async throws -> (URL, URLResponse)
     /// Downloads the answer for `url` into a temporary file the caller owns.
     nonisolated(nonsending) func download(from url: URL) async throws -> (URL, URLResponse)
+    /// Sends `request` and returns the response as soon as its headers arrive, with its body as
+    /// it arrives (`bytes.lines`, `bytes.events`, `bytes.chunks`): for streamed responses such
+    /// as server-sent events. See ``ResponseBytes``.
+    nonisolated(nonsending) func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse)
     /// A task that, once resumed, sends `request` and calls `completionHandler` with the outcome.
     func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask
 }
@@ -66,11 +70,23 @@ extension URLSession: NetworkSession {
     public nonisolated(nonsending) func download(from url: URL) async throws -> (URL, URLResponse) {
         try await download(from: url, delegate: nil)
     }
+
+    /// The response once its headers arrive, and its body piece by piece as the network
+    /// delivers it, on every platform (Foundation on Linux has no `bytes(for:)` of its own).
+    public nonisolated(nonsending) func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse) {
+        try await StreamingTask.start(request, in: self)
+    }
 }
 
-// Uploads and downloads in terms of `data(for:)`, so a session of your own (a fake, a logging
-// wrapper) needs only the three data methods. URLSession and Turntable implement them natively.
+// Uploads, downloads and bytes in terms of `data(for:)`, so a session of your own (a fake, a
+// logging wrapper) needs only the three data methods. URLSession and Turntable implement them natively.
 extension NetworkSession {
+    /// The whole answer of `data(for:)`, handed over as one piece once it has arrived.
+    public nonisolated(nonsending) func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse) {
+        let (body, response) = try await data(for: request)
+        return (ResponseBytes(ChunkSource(chunks: [body])), response)
+    }
+
     public nonisolated(nonsending) func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
         var request = request
         request.httpBody = bodyData

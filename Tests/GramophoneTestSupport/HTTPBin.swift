@@ -31,3 +31,21 @@ public func makeTemporaryFolder(prefix: String) throws -> URL {
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }
+
+/// The small streaming server `scripts/test` starts beside httpbin (scripts/lib/stream_server.py):
+/// server-sent events and chunked bodies with known content and gaps, which httpbin cannot serve.
+public enum StreamServer {
+    /// The server's base URL, from `GRAMOPHONE_STREAMS`.
+    public static var url: URL? {
+        ProcessInfo.processInfo.environment["GRAMOPHONE_STREAMS"].flatMap { URL(string: $0) }
+    }
+
+    /// Use as `@Test(.enabled(if: StreamServer.isAvailable))`, as `HTTPBin.isAvailable`.
+    public static var isAvailable: Bool { url != nil || HTTPBin.isRequired }
+
+    /// The URL of `path` (with its query) on the server, or a test failure saying how to get one.
+    public static func url(_ path: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> URL {
+        let base = try #require(url, "GRAMOPHONE_STREAMS is not set: run the suite with scripts/test, which starts the streaming server", sourceLocation: sourceLocation)
+        return try #require(URL(string: base.absoluteString + path), sourceLocation: sourceLocation)
+    }
+}

@@ -108,11 +108,24 @@ enum GramophoneFormat {
             throw StructureError(path: path.key("status"), problem: "\(status) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404")
         }
         let headers = try (value["headers"] ?? .null).headers(at: path.key("headers"))
-        let body = try BodyCoding.decode(value["body"], explicit: value[BodyCoding.encodingKey], headers: headers, convention: convention, path: path)
-        return Track.Response(
+        var body = try BodyCoding.decode(value["body"], explicit: value[BodyCoding.encodingKey], headers: headers, convention: convention, path: path)
+        var stream: TrackStream?
+        if let streamValue = value[StreamCoding.key], streamValue != .null {
+            let (decoded, joined) = try StreamCoding.decode(streamValue, path: path.key(StreamCoding.key))
+            if value["body"] == nil {
+                body = joined
+            } else if joined != body {
+                throw StructureError(path: path.key(StreamCoding.key), problem: "the chunks (\(joined.count) bytes) are not the body (\(body.count) bytes)",
+                                     fix: "Edit the chunks and the body alike, or leave \"body\" out and the chunks make it")
+            }
+            stream = decoded
+        }
+        var response = Track.Response(
             status: status, headers: headers, body: body,
             url: try value.url("url", at: path, required: false),
             httpVersion: try value.optionalString("httpVersion", at: path))
+        response.stream = stream
+        return response
     }
 
     /// Seconds since 1970 of 0001-01-01 and 9999-12-31T23:59:59Z.
@@ -180,6 +193,7 @@ enum GramophoneFormat {
         members.append(("headers", response.headers.jsonValue))
         if let version = response.httpVersion { members.append(("httpVersion", .string(version))) }
         members.append(("status", .number(String(response.status))))
+        if let stream = response.stream { members.append((StreamCoding.key, StreamCoding.encode(stream, body: response.body))) }
         if let url = response.url { members.append(("url", .string(url.absoluteString))) }
         return .object(members)
     }

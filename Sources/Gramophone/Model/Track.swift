@@ -79,6 +79,8 @@ public struct Track: Sendable, Hashable {
         public var url: URL?
         /// `HTTP/1.1` when unknown.
         var httpVersion: String?
+        /// How a streamed body arrived, piece by piece; nil for a body replayed in one piece.
+        var stream: TrackStream?
 
         /// A response; `httpVersion` is the protocol the status line names (`HTTP/1.1` when nil).
         public init(status: Int = 200, headers: Headers = [:], body: Data = Data(), url: URL? = nil, httpVersion: String? = nil) {

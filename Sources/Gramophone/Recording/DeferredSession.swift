@@ -35,6 +35,8 @@ final class DeferredSession: NetworkSession {
 
     func download(from url: URL) async throws -> (URL, URLResponse) { try await session.download(from: url) }
 
+    func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse) { try await session.bytes(for: request) }
+
     func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
         session.dataTask(with: request, completionHandler: completionHandler)
     }

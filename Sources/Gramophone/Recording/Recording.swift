@@ -28,6 +28,8 @@ public struct Recording: Sendable {
     public var hosts: [String]?
     /// The environment the mode is read from; inject one in tests instead of changing the process's.
     public var environment: [String: String]
+    /// When to stop recording a streamed response that is still going (`bytes(for:)`); see `StreamLimit`.
+    public var streamLimit: StreamLimit
     /// Places known to hold no secret: the default redaction leaves them alone and the check
     /// before writing does not report them. Empty by default; set it with `allowing(_:)`.
     var allowedSecrets: [SecretPlace] = []
@@ -39,11 +41,13 @@ public struct Recording: Sendable {
                 session: (any NetworkSession)? = nil,
                 redaction: Redaction = .default,
                 hosts: [String]? = nil,
+                streamLimit: StreamLimit = StreamLimit(),
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
         self.mode = mode
         self.session = session
         self.redaction = redaction
         self.hosts = hosts?.map { $0.lowercased() }
+        self.streamLimit = streamLimit
         self.environment = environment
     }
 

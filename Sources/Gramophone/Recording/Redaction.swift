@@ -143,6 +143,9 @@ public struct Redaction: Sendable {
         copy.request = redact(track.request, allowing: allowed, secrets: &secrets)
         guard case .response(var response) = track.outcome else { return copy }
         let originalBody = response.body
+        // A streamed body is redacted event by event below; the steps see the rest of the response.
+        let streamed = response.stream != nil
+        if streamed { response.body = Data() }
         for step in steps {
             switch step {
             case .secretNames:
@@ -156,10 +159,14 @@ public struct Redaction: Sendable {
             case .requestBody, .beforeRecordRequest, .beforeRecordResponse: break
             }
         }
+        if streamed {
+            response.body = originalBody
+            redactStreamedBody(&response, request: copy.request, allowed: allowed, secrets: &secrets)
+        }
         let scrubber = Scrubber(secrets)
         response.headers = scrubber.scrub(response.headers)
         response.url = response.url.map(scrubber.scrub)
-        response.body = scrubber.scrub(response.body)
+        if !streamed { response.body = scrubber.scrub(response.body) }
         if response.body != originalBody { Self.fixContentLength(&response.headers, to: response.body) }
         for step in steps {
             if case .beforeRecordResponse(let hook) = step { response = hook(response, copy.request) }

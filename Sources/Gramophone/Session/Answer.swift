@@ -19,6 +19,17 @@ struct Answer: Sendable {
 
     var outcome: Result<(HTTPURLResponse, Data), any Error>
     var source: Source
+    /// How the body was streamed (a recorded stream, a streaming stub): it is delivered piece
+    /// by piece where the API allows (Session/StreamPlayback.swift).
+    var stream: TrackStream?
+    /// A live stream handed on while it is recorded; the outcome's body is empty then.
+    var relayed: ChunkSource?
+
+    /// The response is a `text/event-stream`: its events are cut at empty lines.
+    var isEventStream: Bool {
+        guard case .success(let (response, _)) = outcome else { return false }
+        return response.mimeType?.lowercased() == "text/event-stream"
+    }
 
     /// The vinyl position of the track that answered, if one did.
     var trackIndex: Int? {
@@ -33,18 +44,22 @@ extension Turntable {
 
     /// Answers `live`, the one way through: stubs, then the vinyl, then the recorder, then a
     /// miss, which is counted, explained and logged here and nowhere else.
-    nonisolated(nonsending) func answer(_ live: Track.Request) async -> Answer {
+    nonisolated(nonsending) func answer(_ live: Track.Request, streaming: Bool = false) async -> Answer {
         if let stubbed = await stubs.answer(live) { return stubbed }
         var request = live
         if let recorder {
             // Hosts the recording leaves alone go to the real session untouched.
-            guard recorder.recording.records(live.url) else { return await recorder.send(live).answer }
+            guard recorder.recording.records(live.url) else {
+                return streaming ? await recorder.relay(live) : await recorder.send(live).answer
+            }
             // Tracks were redacted when recorded; the live request is redacted the same way to match them.
             request = recorder.recording.redaction.redact(live, allowing: recorder.recording.allowedSecrets)
         }
         if recorder?.mode != .all, let played = play(request) { return played }
         if recorder == nil, let played = playRedacted(live) { return played }
-        if let recorder, recorder.mayRecord { return await record(live, with: recorder) }
+        if let recorder, recorder.mayRecord {
+            return streaming ? await recordStream(live, with: recorder) : await record(live, with: recorder)
+        }
         return miss(request)
     }
 

@@ -17,6 +17,9 @@ public enum PlaybackTiming: Sendable, Hashable {
     /// divided by `speed`.
     /// Tracks without `recordedAt` fall back to `recordedDuration`.
     case chronological(speed: Double = 1)
+    /// Each chunk of a streamed response arrives `seconds` after the one before (the response's
+    /// headers at once); any other body arrives whole after `seconds`.
+    case chunkInterval(TimeInterval)
 }
 
 /// The clock the chronological mode replays against.
@@ -28,7 +31,10 @@ struct PlaybackClock: Sendable {
 extension Turntable {
     /// How long to hold `answer` back, in seconds: a stub's delay as its network condition
     /// says (whatever the timing), a track's as the timing says, nothing for the network.
+    /// A streamed answer's pieces carry their own delays (`streamPlan`); this is the wait
+    /// before its response, none unless a stub's condition delays it.
     func playbackDelay(for answer: Answer) -> TimeInterval {
+        if answer.stream != nil, case .track = answer.source { return 0 }
         switch answer.source {
         case .stub(let delay): return delay
         case .network, .miss: return 0
@@ -41,6 +47,8 @@ extension Turntable {
         switch timing {
         case .immediate:
             return 0
+        case .chunkInterval(let seconds):
+            return seconds.isFinite ? max(0, seconds) : 0
         case .recordedDuration(let speed):
             return Self.scaled(duration ?? 0, speed)
         case .chronological(let speed):

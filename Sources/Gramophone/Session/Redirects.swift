@@ -49,10 +49,10 @@ extension Turntable {
     /// Answers `live`, following redirects to targets this Turntable answers. `approve` sees
     /// each redirect and returns the request to follow, or nil to stop at the 3xx. Each hop
     /// but the last is held back by the playback timing here; the caller waits out the last.
-    nonisolated(nonsending) func answerFollowingRedirects(_ live: Track.Request,
+    nonisolated(nonsending) func answerFollowingRedirects(_ live: Track.Request, streaming: Bool = false,
                                   approve: (HTTPURLResponse, URLRequest) async -> URLRequest? = { $1 }) async -> Answer {
         var request = live
-        var answer = await answer(request)
+        var answer = await answer(request, streaming: streaming)
         var hops = 0
         while let (response, next) = Self.redirectRequest(after: answer, of: request),
               let nextRequest = try? Track.Request(next), canAnswer(nextRequest) {
@@ -64,7 +64,7 @@ extension Turntable {
             if Task.isCancelled { break }
             hops += 1
             request = approvedRequest
-            answer = await self.answer(request)
+            answer = await self.answer(request, streaming: streaming)
         }
         return answer
     }

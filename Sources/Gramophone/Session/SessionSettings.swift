@@ -13,6 +13,7 @@ struct SessionSettings: @unchecked Sendable {
     var timing: PlaybackTiming = .immediate
     var clock = PlaybackClock()
     var chunkSize = 16 * 1024
+    var chunking = StreamChunking.asRecorded
     var nextTaskIdentifier = 0
     /// The URLSession passed as `session` to delegate methods, made on first need.
     var delegateSession: URLSession?

@@ -148,6 +148,7 @@ final class TaskCore: Sendable {
     private func run(_ task: URLSessionTask) async {
         let delegation = turntable.delegation(for: completion)
         let outcome: Result<(HTTPURLResponse, Data), any Error>
+        var plan: StreamPlan?
         do {
             var live = try Track.Request(request)
             if case .upload(let source) = kind {
@@ -167,6 +168,7 @@ final class TaskCore: Sendable {
             }
             await turntable.waitForPlayback(of: answer)
             outcome = answer.outcome
+            if case .success(let (_, body)) = outcome, let url = request.url { plan = turntable.streamPlan(for: answer, body: body, url: url) }
         } catch {
             outcome = .failure(error)
         }
@@ -180,11 +182,29 @@ final class TaskCore: Sendable {
                 state.expectedToReceive = Int64(body.count)
             }
             progress.totalUnitCount = Int64(body.count)
-            await deliver(task, response, body, delegation)
+            await deliver(task, response, body, delegation, plan)
         }
     }
 
-    private func deliver(_ task: URLSessionTask, _ response: HTTPURLResponse, _ body: Data, _ delegation: Delegation?) async {
+    /// Hands the body over as the task's kind does; a streamed body (`plan`) piece by piece to
+    /// a data delegate, or whole once its last piece is due, ending with its error if it broke off.
+    private func deliver(_ task: URLSessionTask, _ response: HTTPURLResponse, _ body: Data, _ delegation: Delegation?, _ plan: StreamPlan?) async {
+        if let plan {
+            if case .delegate = completion, !isDownload, let delegation {
+                let disposition = await delegation.didReceiveResponse(task, response)
+                guard disposition != .cancel, !cancelRequested else { return await finish(task, error: cancellationError) }
+                for piece in plan.pieces {
+                    if piece.delay > 0 { try? await Task.sleep(nanoseconds: UInt64(piece.delay * 1_000_000_000)) }
+                    if cancelRequested { return await finish(task, error: cancellationError) }
+                    received(piece.data.count, by: task)
+                    await delegation.perform { delegation.didReceiveData(task, piece.data) }
+                }
+                return await finish(task, error: plan.ending)
+            }
+            if plan.totalDelay > 0 { try? await Task.sleep(nanoseconds: UInt64(plan.totalDelay * 1_000_000_000)) }
+            if cancelRequested { return await finish(task, error: cancellationError) }
+            if let ending = plan.ending { return await finish(task, error: ending) }
+        }
         switch completion {
         case .data:
             received(body.count, by: task)
@@ -228,6 +248,11 @@ final class TaskCore: Sendable {
             }
             await finish(task, error: nil)
         }
+    }
+
+    private var isDownload: Bool {
+        if case .download = kind { return true }
+        return false
     }
 
     /// Counts `count` more bytes received; returns the total.

@@ -97,8 +97,12 @@ extension Turntable {
     nonisolated(nonsending) func answerTimed(_ live: Track.Request) async throws -> (Data, URLResponse) {
         let answer = await answerFollowingRedirects(live)
         await waitForPlayback(of: answer)
+        // A streamed answer arrives whole once its last piece is due; one that broke off throws.
+        let plan = (try? answer.outcome.get()).flatMap { streamPlan(for: answer, body: $0.1, url: live.url) }
+        if let plan, plan.totalDelay > 0 { try? await Task.sleep(nanoseconds: UInt64(plan.totalDelay * 1_000_000_000)) }
         // URLSession reports a cancelled Swift task as URLError(.cancelled).
         if Task.isCancelled { throw URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: live.url]) }
+        if let ending = plan?.ending { throw ending }
         let (response, body) = try answer.outcome.get()
         return (body, response)
     }

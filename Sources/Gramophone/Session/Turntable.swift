@@ -187,7 +187,7 @@ public final class Turntable: NetworkSession, Sendable {
                     httpResponse = response.httpURLResponse(for: track.request.url)
                     deck.responses[index] = httpResponse
                 }
-                return Answer(outcome: .success((httpResponse, response.body)), source: source)
+                return Answer(outcome: .success((httpResponse, response.body)), source: source, stream: response.stream)
             case .failure(let failure):
                 return Answer(outcome: .failure(failure.makeError(for: live.url)), source: source)
             }

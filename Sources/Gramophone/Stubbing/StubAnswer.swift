@@ -9,6 +9,8 @@ struct StubAnswer: Sendable {
     var outcome: Result<(HTTPURLResponse, Data), any Error>
     var condition: NetworkCondition
     var cachePolicy: URLCache.StoragePolicy
+    /// The chunks of a streaming stub (`.events`, `.chunks`).
+    var stream: TrackStream?
 
     /// Dynamic providers may return dynamic responses; a chain this long is a mistake.
     private static let maximumDynamicDepth = 16
@@ -36,6 +38,9 @@ struct StubAnswer: Sendable {
             return StubAnswer(outcome: .failure(Track.Failure(.notConnectedToInternet).makeError(for: url)), condition: condition, cachePolicy: .notAllowed)
         }
         switch current.kind {
+        case .fixed(.response(let fixed)) where fixed.stream != nil:
+            // A stream's chunks are its own bytes: placeholders would move their boundaries.
+            return StubAnswer(outcome: .success((fixed.httpURLResponse(for: url), fixed.body)), condition: condition, cachePolicy: current.cachePolicy, stream: fixed.stream)
         case .fixed(.response(var fixed)):
             let filled = Placeholders.fill(fixed.body, variables: request.variables, values: placeholders)
             if filled != fixed.body, fixed.headers["Content-Length"] != nil { fixed.headers["Content-Length"] = String(filled.count) }

@@ -13,6 +13,6 @@ extension StubRegistry {
         guard case .stubbed(let response, let request, let placeholders, let condition) = resolve(live) else { return nil }
         let answer = await StubAnswer.make(response, for: request, placeholders: placeholders, condition: condition)
         let byteCount = (try? answer.outcome.get().1.count) ?? 0
-        return Answer(outcome: answer.outcome, source: .stub(delay: answer.condition.totalDelay(byteCount: byteCount)))
+        return Answer(outcome: answer.outcome, source: .stub(delay: answer.condition.totalDelay(byteCount: byteCount)), stream: answer.stream)
     }
 }

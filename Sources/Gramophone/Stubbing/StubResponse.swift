@@ -78,6 +78,27 @@ public struct StubResponse: Sendable {
         }
     }
 
+    /// A stream of server-sent events (`text/event-stream`), one event per chunk, `interval`
+    /// seconds apart: for code that reads `bytes(for:)` as it arrives.
+    ///
+    /// ```swift
+    /// .events([ServerSentEvent(data: #"{"delta":"Hel"}"#), ServerSentEvent(data: "[DONE]")], interval: 0.05)
+    /// ```
+    public static func events(_ events: [ServerSentEvent], interval: TimeInterval = 0, status: Int = 200, headers: Headers = [:]) -> StubResponse {
+        chunks(events.map { Data($0.text.utf8) }, interval: interval, status: status,
+               contentType: "text/event-stream", headers: headers.setting("Cache-Control", headers["Cache-Control"] ?? "no-cache"))
+    }
+
+    /// A body that arrives in these chunks, `interval` seconds apart (the first at once), as a
+    /// network delivers a streamed or chunked response.
+    public static func chunks(_ chunks: [Data], interval: TimeInterval = 0, status: Int = 200, contentType: String? = "application/octet-stream",
+                              headers: Headers = [:]) -> StubResponse {
+        var response = Track.Response(status: status, headers: contentType.map { headers.setting("Content-Type", $0) } ?? headers,
+                                      body: chunks.reduce(into: Data()) { $0.append($1) })
+        response.stream = TrackStream(pieces: chunks.map(\.count), interval: interval.isFinite ? interval : 0)
+        return StubResponse(.response(response))
+    }
+
     /// A response computed for each request, from the request and the variables the stub's
     /// matchers captured. An error thrown by `provider` fails the request with that error.
     public static func dynamic(_ provider: @escaping @Sendable (StubRequest) async throws -> StubResponse) -> StubResponse {

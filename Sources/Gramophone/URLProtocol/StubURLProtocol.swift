@@ -50,6 +50,12 @@ final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
             let byteCount = (try? answer.outcome.get().1.count) ?? 0
             let plan = answer.condition.deliveryPlan(byteCount: byteCount)
             guard await URLProtocolDelivery.wait(plan.initialDelay) else { return }
+            if let stream = answer.stream, case .success(let (response, body)) = answer.outcome, let url = response.url {
+                // A streaming stub's chunks, at its own intervals.
+                let streamed = StreamPlan(stream, body: body, url: url, chunking: .asRecorded, eventStream: response.mimeType == "text/event-stream", scale: 1)
+                return await URLProtocolDelivery.deliver(answer.outcome, to: calls, cachePolicy: answer.cachePolicy,
+                                                         chunks: URLProtocolDelivery.chunks(of: streamed), ending: streamed.ending)
+            }
             await URLProtocolDelivery.deliver(answer.outcome, to: calls, cachePolicy: answer.cachePolicy, chunks: plan.chunks)
         }
         load.withLock { $0 = started }

@@ -63,6 +63,7 @@ enum ProtocolSlots {
         let request = urlProtocol.request
         return ProtocolLoad(urlProtocol) { calls in
             let outcome: Result<(HTTPURLResponse, Data), any Error>
+            var plan: StreamPlan?
             do {
                 let live = try Track.Request(request)
                 #if canImport(FoundationNetworking)
@@ -81,8 +82,13 @@ enum ProtocolSlots {
                 #endif
                 await turntable.waitForPlayback(of: answer)
                 outcome = answer.outcome
+                if case .success(let (_, body)) = outcome { plan = turntable.streamPlan(for: answer, body: body, url: live.url) }
             } catch {
                 outcome = .failure(error)
+            }
+            if let plan {
+                // A streamed answer goes piece by piece, as recorded (or as the stub lists them).
+                return await URLProtocolDelivery.deliver(outcome, to: calls, chunks: URLProtocolDelivery.chunks(of: plan), ending: plan.ending)
             }
             let byteCount = (try? outcome.get().1.count) ?? 0
             await URLProtocolDelivery.deliver(outcome, to: calls, chunks: URLProtocolDelivery.immediateChunks(byteCount: byteCount, size: turntable.bodyChunkSize))

@@ -78,9 +78,9 @@ final class ProtocolLoad: Sendable {
 /// an answer to the URL loading system, so every URLSession path delivers the same bytes.
 enum URLProtocolDelivery {
     /// Tells the client the outcome: the response, the body in `chunks` (each after its
-    /// delay), then the end; nothing once the load is stopped.
+    /// delay), then the end, or `ending` (a stream that broke off); nothing once the load is stopped.
     static func deliver(_ outcome: Result<(HTTPURLResponse, Data), any Error>, to calls: ProtocolClientCalls,
-                        cachePolicy: URLCache.StoragePolicy = .notAllowed, chunks: [(delay: TimeInterval, size: Int)]) async {
+                        cachePolicy: URLCache.StoragePolicy = .notAllowed, chunks: [(delay: TimeInterval, size: Int)], ending: (any Error)? = nil) async {
         switch outcome {
         case .failure(let error):
             let failure = Unchecked(error)
@@ -104,6 +104,11 @@ enum URLProtocolDelivery {
                 offset = end
             }
             #endif
+            if let ending {
+                let failure = Unchecked(ending)
+                calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didFailWithError: failure.value) }
+                return
+            }
             calls.send { client, urlProtocol in client.urlProtocolDidFinishLoading(urlProtocol) }
         }
     }
@@ -119,6 +124,11 @@ enum URLProtocolDelivery {
         }
     }
     #endif
+
+    /// The pieces of a streamed answer, as `deliver` takes them.
+    static func chunks(of plan: StreamPlan) -> [(delay: TimeInterval, size: Int)] {
+        plan.pieces.map { ($0.delay, $0.data.count) }
+    }
 
     /// `byteCount` bytes in pieces of `size`, all due at once.
     static func immediateChunks(byteCount: Int, size: Int) -> [(delay: TimeInterval, size: Int)] {

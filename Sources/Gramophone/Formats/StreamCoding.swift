@@ -1,0 +1,98 @@
+import Foundation
+
+/// How a streamed response's shape is stored in a JSON vinyl, beside the whole body:
+///
+/// ```json
+/// "stream": {"chunks": [{"offsetMs": 12.5, "text": "data: {\"n\":1}\n\n"},
+///                       {"offsetMs": 40, "base64": "//4AgA=="}],
+///            "end": "finished"}
+/// ```
+/// Each chunk is text where it is UTF-8 and base64 otherwise, with its time in milliseconds from
+/// the request. `end` is `"finished"`, `"cancelled"`, `{"stoppedBy": "sentinel [DONE]"}` or
+/// `{"error": {"domain", "code", "description"}}`. The chunks, joined, are the body; a file may
+/// leave `body` out and let the chunks make it.
+enum StreamCoding {
+    static let key = "stream"
+
+    /// The stream stored at `value`, and the body its chunks make.
+    static func decode(_ value: JSONValue, path: DecodingPath) throws -> (stream: TrackStream, body: Data) {
+        _ = try value.members(at: path)
+        guard let chunksValue = value["chunks"], case .array(let items) = chunksValue else {
+            throw StructureError(path: path, problem: "missing \"chunks\" (an array)", fix: "List the chunks as {\"offsetMs\": 0, \"text\": \"…\"}, or remove \"stream\" to replay the body in one piece")
+        }
+        var chunks: [TrackStream.Chunk] = []
+        var body = Data()
+        var previous: TimeInterval = 0
+        for (index, item) in items.enumerated() {
+            let chunkPath = path.key("chunks").index(index)
+            _ = try item.members(at: chunkPath)
+            let milliseconds = try (item["offsetMs"] ?? .number("0")).double(at: chunkPath.key("offsetMs"))
+            let offset = milliseconds / 1000
+            guard offset >= previous, offset <= GramophoneFormat.maximumDuration else {
+                throw StructureError(path: chunkPath.key("offsetMs"), problem: "\(milliseconds) ms is not after the chunk before (\(previous * 1000) ms)",
+                                     fix: "Give each chunk the milliseconds since the request, in order")
+            }
+            previous = offset
+            let piece: Data
+            if let text = try item.optionalString("text", at: chunkPath) {
+                piece = Data(text.utf8)
+            } else if let base64 = try item.optionalString("base64", at: chunkPath) {
+                guard let decoded = Data(base64Encoded: base64) else {
+                    throw StructureError(path: chunkPath.key("base64"), problem: "not valid base64", fix: "Store the chunk's bytes as base64, or as \"text\" when they are UTF-8")
+                }
+                piece = decoded
+            } else {
+                throw StructureError(path: chunkPath, problem: "missing \"text\" or \"base64\"", fix: "Give the chunk's bytes as \"text\" (UTF-8) or \"base64\"")
+            }
+            chunks.append(TrackStream.Chunk(offset: offset, length: piece.count))
+            body.append(piece)
+        }
+        return (TrackStream(chunks: chunks, end: try decodeEnd(value["end"], path: path.key("end"))), body)
+    }
+
+    private static func decodeEnd(_ value: JSONValue?, path: DecodingPath) throws -> TrackStream.End {
+        let fix = "Use \"finished\", \"cancelled\", {\"stoppedBy\": \"…\"} or {\"error\": {\"domain\": …, \"code\": …}}"
+        switch value {
+        case nil, .null?, .string("finished")?: return .finished
+        case .string("cancelled")?: return .cancelled
+        case .object?:
+            if let reason = try value?.optionalString("stoppedBy", at: path) { return .stopped(reason) }
+            if let error = value?["error"] {
+                let errorPath = path.key("error")
+                _ = try error.members(at: errorPath)
+                guard let code = error["code"] else { throw StructureError(path: errorPath, problem: "missing \"code\"", fix: fix) }
+                return .failed(Track.Failure(domain: try error.optionalString("domain", at: errorPath) ?? NSURLErrorDomain,
+                                             code: try code.int(at: errorPath.key("code")),
+                                             description: try error.optionalString("description", at: errorPath) ?? ""))
+            }
+            throw StructureError(path: path, problem: "an end names \"stoppedBy\" or \"error\"", fix: fix)
+        case let other?:
+            throw StructureError(path: path, problem: "\(other.kindName) is not a stream's end", fix: fix)
+        }
+    }
+
+    static func encode(_ stream: TrackStream, body: Data) -> JSONValue {
+        var chunks: [JSONValue] = []
+        for (chunk, range) in zip(stream.chunks, stream.ranges) where range.upperBound <= body.count {
+            let piece = body.subdata(in: range)
+            let milliseconds = ((chunk.offset * 1000) * 10).rounded() / 10
+            let content: (String, JSONValue) = UTF8Validation.isValid(piece)
+                ? ("text", .string(String(decoding: piece, as: UTF8.self)))
+                : ("base64", .string(piece.base64EncodedString()))
+            chunks.append(.object([("offsetMs", .number(GramophoneFormat.formatSeconds(milliseconds))), content]))
+        }
+        let end: JSONValue
+        switch stream.end {
+        case .finished: end = .string("finished")
+        case .cancelled: end = .string("cancelled")
+        case .stopped(let reason): end = .object([("stoppedBy", .string(reason))])
+        case .failed(let failure):
+            end = .object([("error", .object([
+                ("code", .number(String(failure.code))),
+                ("description", .string(failure.description)),
+                ("domain", .string(failure.domain)),
+            ]))])
+        }
+        return .object([("chunks", .array(chunks)), ("end", end)])
+    }
+}

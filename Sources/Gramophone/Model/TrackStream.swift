@@ -1,0 +1,56 @@
+import Foundation
+
+/// How a streamed response arrived: the pieces its body came in, when each came, and how the
+/// stream ended. The body itself stays whole in `Track.Response.body`, so matching, redaction,
+/// scanning and every format see it as any other body; this is the shape a replay gives it back.
+struct TrackStream: Sendable, Hashable {
+    /// A piece of the body: the next `length` bytes, which arrived `offset` seconds after the request was sent.
+    struct Chunk: Sendable, Hashable {
+        var offset: TimeInterval
+        var length: Int
+    }
+
+    /// How the stream ended.
+    enum End: Sendable, Hashable {
+        /// The server ended it.
+        case finished
+        /// It broke off with this error after its last piece (a lost connection, a timeout).
+        case failed(Track.Failure)
+        /// The caller stopped reading and the request was cancelled.
+        case cancelled
+        /// The recorder stopped it at a `StreamLimit`; the text says which (`sentinel [DONE]`).
+        case stopped(String)
+    }
+
+    var chunks: [Chunk]
+    var end: End
+
+    /// The body's byte ranges, one per chunk.
+    var ranges: [Range<Int>] {
+        var start = 0
+        return chunks.map { chunk in
+            defer { start += chunk.length }
+            return start..<(start + chunk.length)
+        }
+    }
+
+    /// A stream of `pieces` arriving `interval` seconds apart, the first at once.
+    init(pieces: [Int], interval: TimeInterval) {
+        chunks = pieces.enumerated().map { Chunk(offset: TimeInterval($0.offset) * max(0, interval), length: $0.element) }
+        end = .finished
+    }
+
+    init(chunks: [Chunk], end: End) {
+        self.chunks = chunks
+        self.end = end
+    }
+
+    /// The error a reader gets after the last piece, if the stream did not end cleanly.
+    func endingError(for url: URL) -> (any Error)? {
+        switch end {
+        case .finished, .stopped: return nil
+        case .failed(let failure): return failure.makeError(for: url)
+        case .cancelled: return Track.Failure(.cancelled).makeError(for: url)
+        }
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A flag set once from any task.
+private final class Flag: Sendable {
+    private let value = Locked(false)
+    func set() { value.withLock { $0 = true } }
+    var isSet: Bool { value.withLock { $0 } }
+}
+
+extension Turntable {
+    /// Sends `live` for real through the recording session's `bytes(for:)` and hands the body on
+    /// to the caller as it arrives, keeping each piece with the time it came. When the stream
+    /// ends (or a `StreamLimit` stops it, or the caller stops reading) the track, redacted,
+    /// joins the vinyl. A transport error before the response is not recorded, as elsewhere.
+    func recordStream(_ live: Track.Request, with recorder: Recorder) async -> Answer {
+        let recordedAt = Date()
+        let start = ProcessInfo.processInfo.systemUptime
+        let bytes: ResponseBytes
+        let response: HTTPURLResponse
+        do {
+            let (received, urlResponse) = try await recorder.session.bytes(for: live.urlRequest)
+            guard let http = urlResponse as? HTTPURLResponse else { return Answer(outcome: .failure(RecordingError.notHTTP(live.url)), source: .network) }
+            (bytes, response) = (received, http)
+        } catch {
+            return Answer(outcome: .failure(error), source: .network)
+        }
+        let limit = recorder.recording.streamLimit
+        let eventStream = response.mimeType?.lowercased() == "text/event-stream"
+        let relay = ChunkChannel()
+        let callerGone = Flag()
+        let timeUp = Flag()
+        let reading = Task {
+            var body = Data()
+            var chunks: [TrackStream.Chunk] = []
+            var end = TrackStream.End.finished
+            var watch = StreamLimitWatch(limit, eventStream: eventStream)
+            do {
+                for try await piece in bytes.chunks {
+                    chunks.append(TrackStream.Chunk(offset: ProcessInfo.processInfo.systemUptime - start, length: piece.count))
+                    body.append(piece)
+                    relay.yield(piece)
+                    if let reason = watch.read(piece) {
+                        end = .stopped(reason)
+                        break
+                    }
+                }
+            } catch {
+                if timeUp.isSet {
+                    end = .stopped("\(GramophoneFormat.formatSeconds(limit.seconds)) seconds")
+                } else if callerGone.isSet || (error as? URLError)?.code == .cancelled {
+                    end = .cancelled
+                } else {
+                    end = .failed(Track.Failure(error))
+                }
+            }
+            // The caller sees the stream end where the recording does; a broken one breaks for it too.
+            if case .failed(let failure) = end {
+                relay.finish(throwing: failure.makeError(for: live.url))
+            } else {
+                relay.finish()
+            }
+            var recorded = Track.Response(recording: response, body: body, for: live.url)
+            recorded.stream = TrackStream(chunks: chunks, end: end)
+            let track = recorder.recording.redaction.redact(
+                Track(request: live, outcome: .response(recorded), recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start),
+                allowing: recorder.recording.allowedSecrets)
+            self.deck.withLock { $0.appendRecorded(track) }
+            recorder.noteRecorded()
+        }
+        let seconds = limit.seconds
+        let timer = Task {
+            guard seconds.isFinite, seconds > 0 else { return }
+            try await Task.sleep(nanoseconds: UInt64(min(seconds, GramophoneFormat.maximumDuration) * 1_000_000_000))
+            timeUp.set()
+            reading.cancel()
+        }
+        Task { _ = await reading.result; timer.cancel() }
+        let handedOn = ChunkSource(pull: { try await relay.next() }, stop: {
+            // The caller dropped the bytes: if the stream is still going, it is cancelled as URLSession would.
+            callerGone.set()
+            reading.cancel()
+        })
+        return Answer(outcome: .success((response, Data())), source: .network, relayed: handedOn)
+    }
+
+}
+
+extension Recorder {
+    /// Hands a live stream on without recording it (a host the recording leaves alone).
+    func relay(_ live: Track.Request) async -> Answer {
+        do {
+            let (bytes, response) = try await session.bytes(for: live.urlRequest)
+            guard let http = response as? HTTPURLResponse else { return Answer(outcome: .failure(RecordingError.notHTTP(live.url)), source: .network) }
+            return Answer(outcome: .success((http, Data())), source: .network, relayed: bytes.source)
+        } catch {
+            return Answer(outcome: .failure(error), source: .network)
+        }
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How a Turntable cuts a streamed response into pieces when it plays it back: as it was
+/// recorded, or re-cut to test a client's parser against chunks that do not line up with events.
+///
+/// ```swift
+/// turntable.chunking = .splitEvents   // half an event per chunk: does the client still parse every event?
+/// ```
+public enum StreamChunking: Sendable, Hashable {
+    /// Each chunk as it arrived when recorded (or as the stub lists it): the default.
+    case asRecorded
+    /// One chunk per server-sent event (per line for other text streams).
+    case eventPerChunk
+    /// Every event cut in two, its first half ending one chunk and its second opening the next.
+    case splitEvents
+}
+
+/// The pieces a streamed answer is delivered in, each after its delay (counted from the piece
+/// before, the first from the response), and the error that follows the last, if any.
+struct StreamPlan: Sendable {
+    var pieces: [(delay: TimeInterval, data: Data)]
+    var ending: (any Error)?
+
+    /// `stream`'s pieces cut by `chunking`, each due at its offset times `scale` (all at once
+    /// when `scale` is nil).
+    init(_ stream: TrackStream, body: Data, url: URL, chunking: StreamChunking, eventStream: Bool, scale: TimeInterval?) {
+        var previous: TimeInterval = 0
+        pieces = StreamCutter.cut(stream, body: body, into: chunking, eventStream: eventStream).map { piece in
+            guard let scale else { return (0, piece.data) }
+            let due = piece.offset * scale
+            defer { previous = max(previous, due) }
+            return (max(0, due - previous), piece.data)
+        }
+        ending = stream.endingError(for: url)
+    }
+
+    init(pieces: [(delay: TimeInterval, data: Data)], ending: (any Error)?) {
+        self.pieces = pieces
+        self.ending = ending
+    }
+
+    /// How long the whole body takes, for paths that hand it over in one piece.
+    var totalDelay: TimeInterval { pieces.reduce(0) { $0 + $1.delay } }
+
+    /// A source that hands the pieces out as they fall due; cancelling the reader ends it.
+    func source() -> ChunkSource {
+        guard pieces.contains(where: { $0.delay > 0 }) else { return ChunkSource(chunks: pieces.map(\.data), ending: ending) }
+        let position = Locked(0)
+        return ChunkSource(pull: { [pieces, ending] in
+            let index = position.withLock { position -> Int in
+                defer { position += 1 }
+                return position
+            }
+            guard index < pieces.count else {
+                if let ending, index == pieces.count { throw ending }
+                return nil
+            }
+            if pieces[index].delay > 0 {
+                do { try await Task.sleep(nanoseconds: UInt64(pieces[index].delay * 1_000_000_000)) } catch { throw URLError(.cancelled) }
+            }
+            return pieces[index].data
+        })
+    }
+}
+
+extension Turntable {
+    /// How streamed responses are cut into chunks on playback; see `StreamChunking`.
+    public var chunking: StreamChunking {
+        get { settings.withLock { $0.chunking } }
+        set { settings.withLock { $0.chunking = newValue } }
+    }
+
+    /// The pieces `answer`'s body is delivered in when it was streamed (a recorded stream, a
+    /// streaming stub), paced by the timing and cut by `chunking`; nil for a body in one piece.
+    func streamPlan(for answer: Answer, body: Data, url: URL) -> StreamPlan? {
+        guard let stream = answer.stream else { return nil }
+        let (timing, chunking) = settings.withLock { ($0.timing, $0.chunking) }
+        // A stub's pieces keep their own intervals, whatever the timing, as its delay does.
+        let scale: TimeInterval?
+        switch (answer.source, timing) {
+        case (.stub, _): scale = 1
+        case (_, .immediate): scale = nil
+        case (_, .recordedDuration(let speed)), (_, .chronological(let speed)): scale = speed.isFinite && speed > 0 ? 1 / speed : nil
+        case (_, .chunkInterval(let seconds)):
+            var plan = StreamPlan(stream, body: body, url: url, chunking: chunking, eventStream: answer.isEventStream, scale: nil)
+            plan.pieces = plan.pieces.map { (seconds.isFinite ? max(0, seconds) : 0, $0.data) }
+            return plan
+        }
+        return StreamPlan(stream, body: body, url: url, chunking: chunking, eventStream: answer.isEventStream, scale: scale)
+    }
+
+    // MARK: NetworkSession
+
+    /// The response as soon as it is known, and its body as it arrives: a recorded stream chunk
+    /// by chunk (paced by `timing`, cut by `chunking`), a streaming stub event by event, any
+    /// other answer in one piece. Recording, the real stream is handed on as it arrives and
+    /// kept chunk by chunk, until it ends or the recording's `StreamLimit` stops it.
+    /// - Throws: as ``data(for:)``; the bytes end with a recorded stream's error, if it had one.
+    public nonisolated(nonsending) func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse) {
+        let live = try Track.Request(request)
+        let answer = await answerFollowingRedirects(live, streaming: true)
+        let (response, body) = try answer.outcome.get()
+        if let relayed = answer.relayed { return (ResponseBytes(relayed), response) }
+        if let plan = streamPlan(for: answer, body: body, url: live.url) {
+            return (ResponseBytes(plan.source()), response)
+        }
+        await waitForPlayback(of: answer)
+        if Task.isCancelled { throw URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: live.url]) }
+        return (ResponseBytes(ChunkSource(chunks: [body])), response)
+    }
+}
+
+/// Cuts a streamed body into the pieces a chunking asks for, each with the time it is due.
+enum StreamCutter {
+    static func cut(_ stream: TrackStream, body: Data, into chunking: StreamChunking, eventStream: Bool) -> [(offset: TimeInterval, data: Data)] {
+        let recorded = zip(stream.chunks, stream.ranges).filter { $0.1.upperBound <= body.count }
+        switch chunking {
+        case .asRecorded:
+            return recorded.map { ($0.0.offset, body.subdata(in: $0.1)) }
+        case .eventPerChunk, .splitEvents:
+            // Each event is due when the recorded chunk holding its last byte was.
+            func offset(at end: Int) -> TimeInterval {
+                recorded.first { $0.1.upperBound >= end }?.0.offset ?? recorded.last?.0.offset ?? 0
+            }
+            var pieces: [(offset: TimeInterval, data: Data)] = []
+            for range in eventRanges(in: body, eventStream: eventStream) {
+                let due = offset(at: range.upperBound)
+                if chunking == .splitEvents, range.count > 1 {
+                    let middle = range.lowerBound + range.count / 2
+                    pieces.append((offset(at: middle), body.subdata(in: range.lowerBound..<middle)))
+                    pieces.append((due, body.subdata(in: middle..<range.upperBound)))
+                } else {
+                    pieces.append((due, body.subdata(in: range)))
+                }
+            }
+            return pieces
+        }
+    }
+
+    /// The byte ranges of a body's events: server-sent events up to and including the empty
+    /// line that ends each; lines (with their line feed) for other text. Whatever follows the
+    /// last complete one is a range of its own.
+    static func eventRanges(in body: Data, eventStream: Bool) -> [Range<Int>] {
+        var ranges: [Range<Int>] = []
+        body.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            var start = 0
+            var lineStart = 0
+            var index = 0
+            while index < bytes.count {
+                if bytes[index] == 0x0A {
+                    let line = lineStart..<index
+                    let empty = line.isEmpty || (line.count == 1 && bytes[line.lowerBound] == 0x0D)
+                    if !eventStream || (empty && lineStart > start) {
+                        ranges.append(start..<(index + 1))
+                        start = index + 1
+                    }
+                    lineStart = index + 1
+                }
+                index += 1
+            }
+            if start < bytes.count { ranges.append(start..<bytes.count) }
+        }
+        return ranges
+    }
+}

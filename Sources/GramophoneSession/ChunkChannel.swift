@@ -1,0 +1,148 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Where a `ResponseBytes` gets its pieces: a function that returns the next piece of the body
+/// (nil at the end, or throws the error the stream ended with), and what to do when nobody reads
+/// any more (cancel the task, stop the replay).
+///
+/// Single consumer: a response's bytes are read once, as with `URLSession.AsyncBytes`.
+package final class ChunkSource: Sendable {
+    private let pull: @Sendable () async throws -> Data?
+    private let stop: @Sendable () -> Void
+
+    package init(pull: @escaping @Sendable () async throws -> Data?, stop: @escaping @Sendable () -> Void = {}) {
+        self.pull = pull
+        self.stop = stop
+    }
+
+    /// The pieces of a body already at hand, then the end (or `error`).
+    package convenience init(chunks: [Data], ending error: (any Error)? = nil) {
+        let channel = ChunkChannel()
+        for chunk in chunks { channel.yield(chunk) }
+        channel.finish(throwing: error)
+        self.init(pull: { try await channel.next() })
+    }
+
+    /// The next piece; nil once the body has ended.
+    package func next() async throws -> Data? {
+        try await pull()
+    }
+
+    deinit {
+        // Nobody reads this response any more: its task (or replay) has nothing to do.
+        stop()
+    }
+}
+
+/// Pieces pushed by one side (a URLSession delegate, a recording) and pulled by the reader,
+/// buffered in between, with the end or error after the last piece.
+package final class ChunkChannel: @unchecked Sendable {
+    // @unchecked: every stored property is read and written under `lock`.
+    private let lock = NSLock()
+    private var pieces: [Data] = []
+    private var head = 0
+    private var ending: Result<Void, any Error>?
+    private var waiter: CheckedContinuation<Data?, any Error>?
+    private var cancelled = false
+
+    package init() {}
+
+    /// Adds a piece for the reader; ignored after `finish`.
+    package func yield(_ piece: Data) {
+        guard !piece.isEmpty else { return }
+        lock.lock()
+        guard ending == nil else { lock.unlock(); return }
+        if let waiter {
+            self.waiter = nil
+            lock.unlock()
+            waiter.resume(returning: piece)
+            return
+        }
+        pieces.append(piece)
+        lock.unlock()
+    }
+
+    /// Ends the stream after the pieces already given: normally, or with `error`. Only the first call counts.
+    package func finish(throwing error: (any Error)? = nil) {
+        lock.lock()
+        guard ending == nil else { lock.unlock(); return }
+        ending = error.map { .failure($0) } ?? .success(())
+        let waiter = self.waiter
+        self.waiter = nil
+        lock.unlock()
+        if let waiter {
+            if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
+        }
+    }
+
+    /// Whether the reader went away (its task was cancelled while waiting).
+    package var isCancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelled
+    }
+
+    /// The next piece, waiting for it if none is buffered; nil at the end. A cancelled reading
+    /// task ends the wait with `URLError(.cancelled)`, as URLSession's bytes do.
+    package func next() async throws -> Data? {
+        switch try takeReady() {
+        case .piece(let piece): return piece
+        case .end: return nil
+        case .wait: break
+        }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
+                lock.lock()
+                if Task.isCancelled || cancelled {
+                    cancelled = true
+                    lock.unlock()
+                    continuation.resume(throwing: URLError(.cancelled))
+                    return
+                }
+                if head < pieces.count || ending != nil {
+                    lock.unlock()
+                    // Something came between the first look and now: hand it over at once.
+                    do {
+                        if case .piece(let piece) = try takeReady() { continuation.resume(returning: piece) } else { continuation.resume(returning: nil) }
+                    } catch {
+                        continuation.resume(throwing: error)
+                    }
+                    return
+                }
+                waiter = continuation
+                lock.unlock()
+            }
+        } onCancel: {
+            lock.lock()
+            cancelled = true
+            let waiter = self.waiter
+            self.waiter = nil
+            lock.unlock()
+            waiter?.resume(throwing: URLError(.cancelled))
+        }
+    }
+
+    private enum Ready { case piece(Data), end, wait }
+
+    /// A buffered piece, the end, or nothing yet (the reader must wait).
+    private func takeReady() throws -> Ready {
+        lock.lock()
+        defer { lock.unlock() }
+        if head < pieces.count {
+            let piece = pieces[head]
+            head += 1
+            if head == pieces.count {
+                pieces.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            return .piece(piece)
+        }
+        switch ending {
+        case .none: return .wait
+        case .success: return .end
+        case .failure(let error): throw error
+        }
+    }
+}

@@ -1,0 +1,356 @@
+import Foundation
+import Testing
+import GramophoneTestSupport
+@testable import Gramophone
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Streams recorded from real servers (scripts/lib/stream_server.py and httpbin) and replayed
+/// chunk by chunk with no network.
+@Suite("Streaming")
+struct StreamingTests {
+    /// A recording Turntable writing into a fresh folder, and that folder.
+    static func recorder(_ name: String, limit: StreamLimit = StreamLimit()) throws -> (Turntable, URL) {
+        let folder = try TestFiles.temporaryFolder()
+        let turntable = try Turntable(vinylNamed: name, from: .folder(folder),
+                                      recording: Recording(mode: .once, streamLimit: limit, environment: RecordingFixtures.localEnvironment))
+        return (turntable, folder)
+    }
+
+    /// Every chunk of `bytes`, with the seconds since `start` at which it arrived.
+    static func collect(_ bytes: ResponseBytes, since start: ContinuousClock.Instant = .now) async throws -> [(at: Double, data: Data)] {
+        var chunks: [(at: Double, data: Data)] = []
+        for try await chunk in bytes.chunks {
+            let elapsed = ContinuousClock.now - start
+            chunks.append((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18, chunk))
+        }
+        return chunks
+    }
+
+    /// Waits until `turntable` has recorded `count` tracks: a stream joins the vinyl when it ends,
+    /// after the caller has read its last chunk.
+    static func waitForRecording(_ turntable: Turntable, count: Int = 1) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while turntable.playback.recordedCount < count {
+            try #require(ContinuousClock.now < deadline, "the stream was never recorded")
+            await Task.yield()
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    // MARK: URLSession, live
+
+    @Test(.enabled(if: StreamServer.isAvailable))
+    func urlSessionStreamsPieceByPiece() async throws {
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (bytes, response) = try await session.bytes(for: URLRequest(url: try StreamServer.url("/sse?count=4&gap=30")))
+        #expect((response as? HTTPURLResponse)?.statusCode == 200)
+        var events: [ServerSentEvent] = []
+        for try await event in bytes.events { events.append(event) }
+        #expect(events.map(\.data).last == "[DONE]")
+        #expect(events.dropLast().map(\.id) == ["0", "1", "2", "3"])
+        #expect(events.first?.event == "message")
+
+        // The same stream read as chunks: one per event, as the server flushed them.
+        let (again, _) = try await session.bytes(for: URLRequest(url: try StreamServer.url("/sse?count=4&gap=30")))
+        let chunks = try await Self.collect(again)
+        #expect(chunks.count == 5)
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func urlSessionReadsHTTPBinStreamsAsLines() async throws {
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let (bytes, _) = try await session.bytes(for: URLRequest(url: try HTTPBin.baseURL().appendingPathComponent("stream/6")))
+        var ids: [Int] = []
+        for try await line in bytes.lines {
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            ids.append(try #require(object?["id"] as? Int))
+        }
+        #expect(ids == Array(0..<6))
+    }
+
+    // MARK: Record, then replay with no network
+
+    @Test(.enabled(if: StreamServer.isAvailable))
+    func recordedEventsReplayChunkByChunkWithTheirPacing() async throws {
+        let url = try StreamServer.url("/sse?count=5&gap=60")
+        let (recorder, folder) = try Self.recorder("sse")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let start = ContinuousClock.now
+        let (liveBytes, _) = try await recorder.bytes(for: URLRequest(url: url))
+        let live = try await Self.collect(liveBytes, since: start)
+        try await Self.waitForRecording(recorder)
+        try recorder.eject()
+
+        let vinyl = try Vinyl(contentsOf: folder.appendingPathComponent("sse.json"))
+        let stream = try #require(vinyl.tracks.first?.response?.stream)
+        #expect(stream.end == .stopped("sentinel [DONE]"))
+        #expect(stream.chunks.count == live.count)
+        #expect(stream.chunks.map(\.offset) == stream.chunks.map(\.offset).sorted())
+        let text = try String(contentsOf: folder.appendingPathComponent("sse.json"), encoding: .utf8)
+        #expect(text.contains(#""offsetMs""#) && text.contains(#""text": "id: 0\nevent: message\n"#))
+
+        // Replay: no recorder, so no network. The chunks are the recorded ones, in order.
+        let player = try Turntable(vinylNamed: "sse", from: .folder(folder))
+        let (instant, _) = try await player.bytes(for: URLRequest(url: url))
+        #expect(try await Self.collect(instant).map(\.data) == live.map(\.data))
+
+        // At the recorded pace, each chunk arrives when it did (within 20%, and a little for scheduling).
+        player.timing = .recordedDuration()
+        let replayStart = ContinuousClock.now
+        let (paced, _) = try await player.bytes(for: URLRequest(url: url))
+        let replayed = try await Self.collect(paced, since: replayStart)
+        #expect(replayed.map(\.data) == live.map(\.data))
+        for (chunk, recorded) in zip(replayed, stream.chunks) {
+            #expect(abs(chunk.at - recorded.offset) <= recorded.offset * 0.2 + 0.015, "chunk at \(chunk.at) s, recorded at \(recorded.offset) s")
+        }
+    }
+
+    @Test(.enabled(if: StreamServer.isAvailable))
+    func reChunkingKeepsEveryEvent() async throws {
+        let url = try StreamServer.url("/llm?gap=5")
+        let (recorder, folder) = try Self.recorder("llm")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (bytes, _) = try await recorder.bytes(for: URLRequest(url: url))
+        var recordedEvents: [ServerSentEvent] = []
+        for try await event in bytes.events { recordedEvents.append(event) }
+        try await Self.waitForRecording(recorder)
+        try recorder.eject()
+        // The server split one event across two chunks: seven events came in eight chunks.
+        #expect(recordedEvents.count == 7)
+        let track = try #require(try Vinyl(contentsOf: folder.appendingPathComponent("llm.json")).tracks.first)
+        #expect(track.response?.stream?.chunks.count == 8)
+
+        let player = try Turntable(vinylNamed: "llm", from: .folder(folder))
+        for (chunking, chunkCount) in [(StreamChunking.asRecorded, 8), (.eventPerChunk, 7), (.splitEvents, 14)] {
+            player.chunking = chunking
+            let (chunks, _) = try await player.bytes(for: URLRequest(url: url))
+            let pieces = try await Self.collect(chunks).map(\.data)
+            #expect(pieces.count == chunkCount, "\(chunking)")
+            #expect(pieces.reduce(Data(), +) == track.response?.body, "\(chunking)")
+            if chunking == .eventPerChunk { #expect(pieces.allSatisfy { $0.suffix(2) == Data("\n\n".utf8) }) }
+            let (events, _) = try await player.bytes(for: URLRequest(url: url))
+            var replayedEvents: [ServerSentEvent] = []
+            for try await event in events.events { replayedEvents.append(event) }
+            #expect(replayedEvents == recordedEvents, "\(chunking)")
+        }
+    }
+
+    @Test(.enabled(if: StreamServer.isAvailable))
+    func aDelegateGetsOneDidReceiveDataPerRecordedChunk() async throws {
+        let url = try StreamServer.url("/split?gap=5")
+        let (recorder, folder) = try Self.recorder("split")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (bytes, _) = try await recorder.bytes(for: URLRequest(url: url))
+        let live = try await Self.collect(bytes).map(\.data)
+        try await Self.waitForRecording(recorder)
+        try recorder.eject()
+        #expect(live.count == 6)
+
+        let player = try Turntable(vinylNamed: "split", from: .folder(folder))
+        let delegate = DelegateRecorder()
+        player.setDelegate(delegate)
+        let task = player.dataTask(with: URLRequest(url: url))
+        task.resume()
+        #expect(await delegate.waitForCompletion())
+        let log = delegate.log.withLock { $0 }
+        #expect(log.chunks == live)
+        #expect(log.error == nil)
+
+        // A real URLSession answered by the Turntable: Apple's URL loading system passes each
+        // piece on; Foundation on Linux hands completion-handler and async tasks one piece.
+        let session = player.makeURLSession()
+        defer { session.finishTasksAndInvalidate() }
+        let (viaSession, _) = try await session.bytes(for: URLRequest(url: url))
+        let pieces = try await Self.collect(viaSession).map(\.data)
+        #expect(pieces.reduce(Data(), +) == live.reduce(Data(), +))
+        #if !canImport(FoundationNetworking)
+        #expect(pieces == live)
+        #endif
+    }
+
+    // MARK: Streams that do not end by themselves
+
+    @Test(.enabled(if: StreamServer.isAvailable))
+    func aNeverEndingStreamIsRecordedUpToItsLimit() async throws {
+        let (byCount, folder) = try Self.recorder("count", limit: StreamLimit(events: 4))
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (bytes, _) = try await byCount.bytes(for: URLRequest(url: try StreamServer.url("/forever?gap=10")))
+        var ticks = 0
+        for try await _ in bytes.events { ticks += 1 }
+        #expect(ticks == 4)
+        try await Self.waitForRecording(byCount)
+        #expect(byCount.vinyl.tracks.first?.response?.stream?.end == .stopped("4 events"))
+
+        let (bySentinel, _) = try Self.recorder("sentinel")
+        let (anthropic, _) = try await bySentinel.bytes(for: URLRequest(url: try StreamServer.url("/anthropic?gap=5")))
+        var types: [String?] = []
+        for try await event in anthropic.events { types.append(event.event) }
+        #expect(types == ["message_start", "content_block_delta", "content_block_delta", "message_stop"])
+        try await Self.waitForRecording(bySentinel)
+        #expect(bySentinel.vinyl.tracks.first?.response?.stream?.end == .stopped("sentinel message_stop"))
+
+        let (byTime, _) = try Self.recorder("time", limit: StreamLimit(sentinels: [], seconds: 0.3))
+        let (timed, _) = try await byTime.bytes(for: URLRequest(url: try StreamServer.url("/forever?gap=20")))
+        let chunks = try await Self.collect(timed)
+        #expect(!chunks.isEmpty)
+        try await Self.waitForRecording(byTime)
+        #expect(byTime.vinyl.tracks.first?.response?.stream?.end == .stopped("0.3 seconds"))
+    }
+
+    @Test(.enabled(if: StreamServer.isAvailable))
+    func aBrokenStreamIsRecordedAndReplayedBroken() async throws {
+        let url = try StreamServer.url("/broken?count=3&gap=5")
+        let (recorder, folder) = try Self.recorder("broken")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (bytes, _) = try await recorder.bytes(for: URLRequest(url: url))
+        var liveEvents = 0
+        let liveError = await #expect(throws: (any Error).self) {
+            for try await _ in bytes.events { liveEvents += 1 }
+        }
+        #expect(liveEvents == 3)
+        try await Self.waitForRecording(recorder)
+        try recorder.eject()
+
+        let player = try Turntable(vinylNamed: "broken", from: .folder(folder))
+        let (replay, _) = try await player.bytes(for: URLRequest(url: url))
+        var replayedEvents = 0
+        let replayError = await #expect(throws: (any Error).self) {
+            for try await _ in replay.events { replayedEvents += 1 }
+        }
+        #expect(replayedEvents == 3)
+        #expect((replayError as? NSError)?.domain == (liveError as? NSError)?.domain)
+        #expect((replayError as? NSError)?.code == (liveError as? NSError)?.code)
+        // data(for:) of the same stream fails as URLSession's would.
+        await #expect(throws: (any Error).self) { try await player.data(for: URLRequest(url: url)) }
+    }
+
+    @Test(.enabled(if: StreamServer.isAvailable))
+    func aStreamTheCallerStopsReadingIsRecordedAsCancelled() async throws {
+        let (recorder, folder) = try Self.recorder("cancelled")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        do {
+            let (bytes, _) = try await recorder.bytes(for: URLRequest(url: try StreamServer.url("/forever?gap=10")))
+            var seen = 0
+            for try await _ in bytes.events {
+                seen += 1
+                if seen == 2 { break }
+            }
+        }
+        try await Self.waitForRecording(recorder)
+        let stream = try #require(recorder.vinyl.tracks.first?.response?.stream)
+        #expect(stream.end == .cancelled)
+        #expect(stream.chunks.count >= 2)
+    }
+
+    @Test(.enabled(if: StreamServer.isAvailable))
+    func binaryChunksAreStoredAsBase64AndReplayedExactly() async throws {
+        let url = try StreamServer.url("/binary?gap=5")
+        let (recorder, folder) = try Self.recorder("binary")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (bytes, _) = try await recorder.bytes(for: URLRequest(url: url))
+        let live = try await Self.collect(bytes).map(\.data)
+        try await Self.waitForRecording(recorder)
+        try recorder.eject()
+        let text = try String(contentsOf: folder.appendingPathComponent("binary.json"), encoding: .utf8)
+        #expect(text.components(separatedBy: #""base64""#).count - 1 == 4)
+        let (replayed, _) = try await Turntable(vinylNamed: "binary", from: .folder(folder)).bytes(for: URLRequest(url: url))
+        #expect(try await Self.collect(replayed).map(\.data) == live)
+    }
+
+    @Test(.enabled(if: StreamServer.isAvailable))
+    func secretsInEventsAreRedactedWithoutMovingChunkBoundaries() async throws {
+        let url = try StreamServer.url("/secret?gap=5")
+        let (recorder, folder) = try Self.recorder("secret")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (bytes, _) = try await recorder.bytes(for: URLRequest(url: url))
+        let live = try await Self.collect(bytes).map(\.data)
+        try await Self.waitForRecording(recorder)
+        try recorder.eject()
+        let text = try String(contentsOf: folder.appendingPathComponent("secret.json"), encoding: .utf8)
+        #expect(!text.contains("sk-stream-9f8e7d6c5b4a39281706f5e4"))
+        let track = try #require(try Vinyl(contentsOf: folder.appendingPathComponent("secret.json")).tracks.first)
+        let response = try #require(track.response)
+        let stream = try #require(response.stream)
+        #expect(stream.chunks.count == live.count)
+        for range in stream.ranges {
+            #expect(response.body.subdata(in: range).suffix(2) == Data("\n\n".utf8), "each chunk still ends where its event does")
+        }
+        #expect(try Vinyl(contentsOf: folder.appendingPathComponent("secret.json")).likelySecrets().isEmpty)
+    }
+
+    // MARK: Stubs
+
+    @Test func aStubStreamsItsEventsThroughEveryStreamingPath() async throws {
+        let turntable = Turntable(vinyl: Vinyl(name: "empty"))
+        let events = (0..<3).map { ServerSentEvent(data: #"{"n":\#($0)}"#, id: String($0)) } + [ServerSentEvent(data: "[DONE]")]
+        turntable.stubs.add(Stub().matching(try .path("/chat")).responding(with: .events(events, interval: 0.02)))
+        let request = URLRequest(url: URL(string: "https://api.example.com/chat")!)
+
+        let (bytes, response) = try await turntable.bytes(for: request)
+        #expect((response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type") == "text/event-stream")
+        var received: [ServerSentEvent] = []
+        for try await event in bytes.events { received.append(event) }
+        #expect(received.map(\.data) == events.map(\.data))
+        // An id stays until an event sets another, as the event-stream format says.
+        #expect(received.map(\.id) == ["0", "1", "2", "2"])
+
+        let (chunks, _) = try await turntable.bytes(for: request)
+        #expect(try await Self.collect(chunks).count == 4)
+
+        let (body, _) = try await turntable.data(for: request)
+        #expect(String(decoding: body, as: UTF8.self).hasSuffix("data: [DONE]\n\n"))
+    }
+
+    // MARK: Reading
+
+    @Test func linesFollowURLSessionsRulesWhereverTheChunksBreak() async throws {
+        let text = "first\r\nsecond\n\nthird\rfourth\u{85}fifth\u{2028}sixth"
+        let whole = Data(text.utf8)
+        // Every place to cut the body in two, CR LF and multi-byte separators included.
+        for cut in 0...whole.count {
+            let bytes = ResponseBytes(ChunkSource(chunks: [whole.prefix(cut), whole.dropFirst(cut)].map { Data($0) }))
+            var lines: [String] = []
+            for try await line in bytes.lines { lines.append(line) }
+            #expect(lines == ["first", "second", "third", "fourth", "fifth", "sixth"], "cut at \(cut)")
+        }
+    }
+
+    @Test func eventsFollowTheEventStreamFormat() async throws {
+        let text = ": a comment\nid: 7\nevent: delta\ndata: line one\ndata: line two\nretry: 300\n\ndata\n\ndata: no end"
+        let bytes = ResponseBytes(ChunkSource(chunks: Data(text.utf8).map { Data([$0]) }))
+        var events: [ServerSentEvent] = []
+        for try await event in bytes.events { events.append(event) }
+        #expect(events == [ServerSentEvent(data: "line one\nline two", event: "delta", id: "7", retry: 300), ServerSentEvent(data: "", id: "7")])
+        #expect(ServerSentEvent(data: "a\nb", event: "x").text == "event: x\ndata: a\ndata: b\n\n")
+    }
+
+    @Test func aSessionOfYourOwnStreamsItsWholeAnswer() async throws {
+        struct Fixed: NetworkSession {
+            func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+                (Data("a\nb\n".utf8), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!)
+            }
+            func data(from url: URL) async throws -> (Data, URLResponse) { try await data(for: URLRequest(url: url)) }
+            func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
+                URLSession.shared.dataTask(with: request, completionHandler: completionHandler)
+            }
+        }
+        let (bytes, _) = try await Fixed().bytes(for: URLRequest(url: URL(string: "https://example.com")!))
+        var lines: [String] = []
+        for try await line in bytes.lines { lines.append(line) }
+        #expect(lines == ["a", "b"])
+    }
+
+    @Test func chunksThatAreNotTheBodyAreRefusedWithTheirPlace() throws {
+        let json = #"""
+        {"tracks": [{"request": {"url": "https://example.com/s"},
+                     "response": {"status": 200, "headers": {"Content-Type": "text/event-stream"}, "body": "data: 1\n\n",
+                                  "stream": {"chunks": [{"offsetMs": 0, "text": "data: 2\n\n"}], "end": "finished"}}}]}
+        """#
+        let error = #expect(throws: VinylError.self) { try Vinyl(data: Data(json.utf8), name: "bad") }
+        #expect(error?.place?.contains("tracks[0].response.stream") == true)
+    }
+}
