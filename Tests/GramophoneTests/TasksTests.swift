@@ -292,12 +292,35 @@ struct TasksTests {
         #expect(Set(tasks.map(\.taskIdentifier)).count == tasks.count)
     }
 
-    @Test("the task classes are URLSession's own, so casts in network layers hold")
-    func taskClasses() {
+    #if !canImport(FoundationNetworking)
+    /// Apple platforms: task properties are key-value observable, and observers run synchronously
+    /// on the thread that changes them. One that reads the task from inside its change (state,
+    /// response, counters, progress) must neither deadlock on the task's lock nor miss a change.
+    @Test("key-value observers of state and progress see every change and may read the task")
+    func keyValueObserversMayReadTheTask() async throws {
         let turntable = SessionVinyl.turntable()
-        let upload: URLSessionTask = turntable.uploadTask(with: URLRequest(url: SessionVinyl.upload), from: Data())
-        #expect(upload is URLSessionDataTask)
-        let download: URLSessionTask = turntable.downloadTask(with: SessionVinyl.users)
-        #expect(download is URLSessionDownloadTask)
+        let task = turntable.dataTask(with: SessionVinyl.users)
+        let seen = Locked<[URLSessionTask.State]>([])
+        let progressSeen = Locked(0)
+        let stateObservation = task.observe(\.state, options: [.new]) { task, _ in
+            // Reading other properties inside the observer re-enters the task.
+            _ = (task.response, task.countOfBytesReceived, task.error)
+            seen.withLock { $0.append(task.state) }
+        }
+        let progressObservation = task.progress.observe(\.completedUnitCount) { progress, _ in
+            // Progress changes outside the task's lock; its own properties are safe to read here.
+            _ = progress.fractionCompleted
+            progressSeen.withLock { $0 = Int(progress.completedUnitCount) }
+        }
+        defer { stateObservation.invalidate(); progressObservation.invalidate() }
+        task.resume()
+        // Waits for the change to happen (bounded), it does not prove that something did not.
+        let deadline = ContinuousClock.now + .seconds(30)
+        while task.state != .completed, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        #expect(task.state == .completed)
+        #expect(seen.withLock { $0 }.contains(.running))
+        #expect(seen.withLock { $0 }.last == .completed)
+        #expect(progressSeen.withLock { $0 } == Int(task.countOfBytesReceived))
     }
+    #endif
 }

@@ -29,11 +29,6 @@ struct UsersClient {
         #expect(try await client.user(42) == UsersClient.User(id: 42, name: "Ada"))
     }
 
-    @Test func urlSessionIsANetworkSession() {
-        let session: any NetworkSession = URLSession(configuration: .ephemeral)
-        #expect(session is URLSession)
-    }
-
     @Test func responsesCarryStatusHeadersAndURL() async throws {
         let (data, response) = try await Turntable(vinyl: vinyl).data(from: URL(string: "https://api.example.com/users/42")!)
         let http = try #require(response as? HTTPURLResponse)

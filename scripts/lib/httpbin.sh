@@ -28,3 +28,30 @@ stop_httpbin() {
     HTTPBIN_PID=
   fi
 }
+
+# The streaming server of our own (scripts/lib/stream_server.py), for what httpbin cannot
+# serve: server-sent events with known gaps, never-ending and broken streams.
+start_stream_server() {
+  STREAMS_PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+  STREAMS_URL="http://127.0.0.1:$STREAMS_PORT"
+  STREAMS_LOG=$(mktemp)
+  python3 "$(dirname "${BASH_SOURCE[0]}")/stream_server.py" "$STREAMS_PORT" >"$STREAMS_LOG" 2>&1 &
+  STREAMS_PID=$!
+  for _ in $(seq 1 50); do
+    if python3 -c "import urllib.request; urllib.request.urlopen('$STREAMS_URL/sse?count=1&gap=0', timeout=1).read()" 2>/dev/null; then
+      return 0
+    fi
+    sleep 0.1
+  done
+  echo "the streaming server did not answer on $STREAMS_URL" >&2
+  cat "$STREAMS_LOG" >&2
+  return 1
+}
+
+stop_stream_server() {
+  if [[ -n "${STREAMS_PID:-}" ]]; then
+    kill "$STREAMS_PID" 2>/dev/null || true
+    wait "$STREAMS_PID" 2>/dev/null || true
+    STREAMS_PID=
+  fi
+}

@@ -8,10 +8,10 @@ import Foundation
 ///     .matching(.host("api.example.com"))
 ///     .matching(.path("/users/{id}"))
 ///     .responding(to: "GET", with: .dynamic { request in
-///         try .json(User(id: Int(request.variables["id"] ?? "") ?? 0))
+///         try .json(encoding: User(id: Int(request.variables["id"] ?? "") ?? 0))
 ///     })
 ///     .responding(to: "DELETE", with: .status(204))
-/// turntable.stub(stub)
+/// turntable.stubs.add(stub)
 /// ```
 ///
 /// A stub whose matchers hold but which has no response for the request's method does not
