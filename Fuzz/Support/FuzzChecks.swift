@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Gramophone
 
 // Properties every fuzz target checks. A violated property stops the run with a message
@@ -39,7 +40,8 @@ enum FuzzReader {
         }
         for (index, (before, after)) in zip(vinyl.tracks, again.tracks).enumerated() {
             guard before.request.method == after.request.method, before.request.body == after.request.body,
-                  before.request.headers.jsonValue == after.request.headers.jsonValue, before.outcome.sameBytes(as: after.outcome) else {
+                before.request.headers.jsonValue == after.request.headers.jsonValue, before.outcome.sameBytes(as: after.outcome)
+            else {
                 fuzzFailure("rewriting changed track \(index):\n\(before)\nbecame\n\(after)")
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Gramophone
 
 // Vinyls built from fuzz bytes, with the strangeness real servers and proxies send: header
@@ -8,32 +9,48 @@ import Foundation
 enum FuzzVinyl {
     static let methods = ["GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS", "get", "M-SEARCH", "PROPFIND", "X_CUSTOM", "QUERY"]
     static let schemes = ["https://", "http://", "HTTP://", "ws://", "ftp://", "custom+scheme.v1-x://"]
-    static let hosts = ["api.example.com", "EXAMPLE.com", "localhost", "127.0.0.1", "[::1]", "[2001:db8::1]", "xn--bcher-kva.example",
-                        "user:pa%20ss@h.example", "user@h.example", "a", "h.example.", "sub_domain.example"]
+    static let hosts = [
+        "api.example.com", "EXAMPLE.com", "localhost", "127.0.0.1", "[::1]", "[2001:db8::1]", "xn--bcher-kva.example",
+        "user:pa%20ss@h.example", "user@h.example", "a", "h.example.", "sub_domain.example",
+    ]
     static let ports = ["", ":443", ":80", ":0", ":65535", ":8080"]
-    static let pathPieces = ["/", "/users", "/42", "//", "/a;b=c", "/%2F", "/%20", "/%C3%BC", "/..", "/.", "/a,b", "/~x", "/@", "/:x",
-                             "/v1.2", "/'q'", "/!$&'()*+,;="]
-    static let queryPieces = ["?", "?a=1", "&", "&&", "=", "a=", "=b", "b=%26", "access_token=abcd1234", "page=2", "q=a+b", "x=%E2%9C%93",
-                              "key=sk_live_1234", "a=1;b=2", "?x", "?"]
+    static let pathPieces = [
+        "/", "/users", "/42", "//", "/a;b=c", "/%2F", "/%20", "/%C3%BC", "/..", "/.", "/a,b", "/~x", "/@", "/:x",
+        "/v1.2", "/'q'", "/!$&'()*+,;=",
+    ]
+    static let queryPieces = [
+        "?", "?a=1", "&", "&&", "=", "a=", "=b", "b=%26", "access_token=abcd1234", "page=2", "q=a+b", "x=%E2%9C%93",
+        "key=sk_live_1234", "a=1;b=2", "?x", "?",
+    ]
     static let fragments = ["", "", "#", "#frag", "#a?b", "#%20"]
-    static let headerNames = ["Set-Cookie", "Cookie", "Content-Type", "content-type", "Authorization", "Proxy-Authorization", "X-Api-Key",
-                              "X-Auth-Token", "Location", "Content-Encoding", "Content-Length", "Date", "ETag", "Link", "Accept",
-                              "Cache-Control", "Vary", "X-Empty", ":authority", "X-Ünïcode", "x-dup", "X-Dup", "WWW-Authenticate", ""]
-    static let valuePieces = [";", " ; ", ";;", ",", ", ", "\"", "\"a;b\"", "=", "==", " ", "\t", "\\", "session=abc", "Secure",
-                              "HttpOnly", "Path=/", "Domain=.example.com", "Expires=Wed, 21 Oct 2026 07:28:00 GMT", "Max-Age=0",
-                              "SameSite=None", "gzip", "br", "identity", "application/json", "text/plain; charset=utf-8",
-                              "multipart/form-data; boundary=\"x;y\"", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig",
-                              "Basic dXNlcjpwYXNz", "token=abcdef123456", "ü", "日本語", "🎉", "e\u{301}", "<redacted>", "REDACTED",
-                              "W/\"etag\"", "<https://a.example/?page=2>; rel=\"next\"", "0", "-1", "12345678901234567890"]
+    static let headerNames = [
+        "Set-Cookie", "Cookie", "Content-Type", "content-type", "Authorization", "Proxy-Authorization", "X-Api-Key",
+        "X-Auth-Token", "Location", "Content-Encoding", "Content-Length", "Date", "ETag", "Link", "Accept",
+        "Cache-Control", "Vary", "X-Empty", ":authority", "X-Ünïcode", "x-dup", "X-Dup", "WWW-Authenticate", "",
+    ]
+    static let valuePieces = [
+        ";", " ; ", ";;", ",", ", ", "\"", "\"a;b\"", "=", "==", " ", "\t", "\\", "session=abc", "Secure",
+        "HttpOnly", "Path=/", "Domain=.example.com", "Expires=Wed, 21 Oct 2026 07:28:00 GMT", "Max-Age=0",
+        "SameSite=None", "gzip", "br", "identity", "application/json", "text/plain; charset=utf-8",
+        "multipart/form-data; boundary=\"x;y\"", "Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.sig",
+        "Basic dXNlcjpwYXNz", "token=abcdef123456", "ü", "日本語", "🎉", "e\u{301}", "<redacted>", "REDACTED",
+        "W/\"etag\"", "<https://a.example/?page=2>; rel=\"next\"", "0", "-1", "12345678901234567890",
+    ]
     static let lineBreaks = ["\r\n", "\n", "\r", "\u{0}", "\r\n "]
-    static let contentTypes: [String?] = [nil, "application/json", "application/vnd.api+json", "application/problem+json", "text/json",
-                                          "application/json; charset=utf-8", "application/json-seq", "text/plain", "text/html; charset=utf-8",
-                                          "application/x-www-form-urlencoded", "application/xml", "application/javascript", "image/png",
-                                          "application/octet-stream", "multipart/form-data; boundary=b", ""]
-    static let jsonBodies = [#"{"id":42,"name":"Ada"}"#, #"{"b":[1,2],"a":1.0}"#, #"{ "spaced": true }"#, #""just a string""#, "[]",
-                             "1e400", #"{"password":"hunter22","token":"abc.def.ghi","nested":{"api_key":"k-1234"}}"#, "null", #"{"a":"\u00e9"}"#]
-    static let textBodies = ["ok", "a=1&b=2", "password=hunter22&user=ada", "=token=abc&&x", "<x>ü</x>", "line\r\nline", "\u{FEFF}bom",
-                             "Bearer abcdefghijklmnop", "-----BEGIN PRIVATE KEY-----", "session=abc; ; Secure", ""]
+    static let contentTypes: [String?] = [
+        nil, "application/json", "application/vnd.api+json", "application/problem+json", "text/json",
+        "application/json; charset=utf-8", "application/json-seq", "text/plain", "text/html; charset=utf-8",
+        "application/x-www-form-urlencoded", "application/xml", "application/javascript", "image/png",
+        "application/octet-stream", "multipart/form-data; boundary=b", "",
+    ]
+    static let jsonBodies = [
+        #"{"id":42,"name":"Ada"}"#, #"{"b":[1,2],"a":1.0}"#, #"{ "spaced": true }"#, #""just a string""#, "[]",
+        "1e400", #"{"password":"hunter22","token":"abc.def.ghi","nested":{"api_key":"k-1234"}}"#, "null", #"{"a":"\u00e9"}"#,
+    ]
+    static let textBodies = [
+        "ok", "a=1&b=2", "password=hunter22&user=ada", "=token=abc&&x", "<x>ü</x>", "line\r\nline", "\u{FEFF}bom",
+        "Bearer abcdefghijklmnop", "-----BEGIN PRIVATE KEY-----", "session=abc; ; Secure", "",
+    ]
 
     /// A vinyl of up to 6 tracks. Header names and values get a line break or NUL only when
     /// `lineBreaks` is set (writers must refuse those).
@@ -55,7 +72,9 @@ enum FuzzVinyl {
         if input.byte() % 5 == 0 {
             let domains = [NSURLErrorDomain, "NSPOSIXErrorDomain", "kCFErrorDomainCFNetwork", "Custom.Domain", "", "ü"]
             let code = [-1009, -1001, -999, 0, Int(Int32.min), Int(Int32.max), Int(input.byte()) - 128][input.int(7)]
-            outcome = .failure(Track.Failure(domain: input.pick(domains), code: code, description: input.text(from: ["The Internet connection appears to be offline.", "ü", "\"", "\\", "\n", "\t", "&lt;"], limit: 3)))
+            outcome = .failure(
+                Track.Failure(
+                    domain: input.pick(domains), code: code, description: input.text(from: ["The Internet connection appears to be offline.", "ü", "\"", "\\", "\n", "\t", "&lt;"], limit: 3)))
         } else {
             var responseHeaders = self.headers(&input, lineBreaks: lineBreaks)
             let responseBody = Self.body(&input, headers: &responseHeaders)
@@ -96,7 +115,7 @@ enum FuzzVinyl {
             var name = input.byte() & 7 == 0 ? input.text(from: ["X-", "Name", "ü", " ", ":", "_"], limit: 3) : input.pick(headerNames)
             var value = input.text(from: valuePieces, limit: 8)
             switch input.byte() & 15 {
-            case 0: value = long(input.pick(valuePieces), bytes: 1024 + input.int(64) * 256)   // very long values, up to 17 KB
+            case 0: value = long(input.pick(valuePieces), bytes: 1024 + input.int(64) * 256)  // very long values, up to 17 KB
             case 1: value = ""
             case 2: value = value.trimmingWhitespace()
             default: break
@@ -105,7 +124,7 @@ enum FuzzVinyl {
                 if input.byte() & 3 == 0 { name += input.pick(Self.lineBreaks) + "X" } else { value += input.pick(Self.lineBreaks) + "X-Injected: 1" }
             }
             headers.add(name: name, value: value)
-            if input.byte() & 7 == 0 { headers.add(name: name, value: input.text(from: valuePieces, limit: 3)) }   // a repeat
+            if input.byte() & 7 == 0 { headers.add(name: name, value: input.text(from: valuePieces, limit: 3)) }  // a repeat
         }
         return headers
     }
@@ -118,11 +137,11 @@ enum FuzzVinyl {
         case 0: return Data()
         case 1: return Data(input.pick(jsonBodies).utf8)
         case 2: return Data(input.text(from: textBodies, limit: 4).utf8)
-        case 3: return input.data(limit: 64)                                              // raw bytes, often not UTF-8
-        case 4: return Data([0x1F, 0x8B, 0x08, 0x00]) + input.data(limit: 16)               // looks gzipped
-        case 5: return Data(long(input.pick(textBodies + jsonBodies), bytes: 4096 + input.int(64) * 512).utf8)   // long, up to 36 KB
-        case 6: return Data([0xEF, 0xBB, 0xBF]) + Data(input.pick(jsonBodies).utf8)       // a byte-order mark before JSON
-        default: return Data(input.pick(jsonBodies).utf8)                                 // JSON without a content type
+        case 3: return input.data(limit: 64)  // raw bytes, often not UTF-8
+        case 4: return Data([0x1F, 0x8B, 0x08, 0x00]) + input.data(limit: 16)  // looks gzipped
+        case 5: return Data(long(input.pick(textBodies + jsonBodies), bytes: 4096 + input.int(64) * 512).utf8)  // long, up to 36 KB
+        case 6: return Data([0xEF, 0xBB, 0xBF]) + Data(input.pick(jsonBodies).utf8)  // a byte-order mark before JSON
+        default: return Data(input.pick(jsonBodies).utf8)  // JSON without a content type
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import Gramophone
 
 /// The properties of the writers: a vinyl written in any writable format is detected as that
@@ -18,7 +19,8 @@ enum FuzzWriters {
                 data = try vinyl.encoded(as: format)
             } catch let error as VinylError {
                 guard unsafe, error.kind == .unwritable, let place = error.place, place.hasPrefix(format.place(ofTrack: 0).prefix(while: { $0 != "[" })),
-                      place.contains(".headers \"") else {
+                    place.contains(".headers \"")
+                else {
                     fuzzFailure("writing as \(format) failed: \(error)")
                 }
                 continue
@@ -85,14 +87,14 @@ enum FuzzWriters {
             guard sameHeaders(expected, b.headers, format: format) else { fail("the response headers\n\(a.headers)\n->\n\(b.headers)") }
             let expectedURL: URL?
             switch format {
-            case .dvr: expectedURL = a.url ?? request.url            // DVR always writes one
+            case .dvr: expectedURL = a.url ?? request.url  // DVR always writes one
             case .har: expectedURL = a.url == request.url ? nil : a.url  // HAR writes `_url` only when it differs
             default: expectedURL = a.url
             }
             guard b.url?.absoluteString == expectedURL?.absoluteString else { fail("the response URL \(String(describing: a.url)) -> \(String(describing: b.url))") }
             let expectedVersion: String?
             switch format {
-            case .dvr: expectedVersion = nil                          // DVR has no field for it
+            case .dvr: expectedVersion = nil  // DVR has no field for it
             case .har: expectedVersion = a.httpVersion == nil ? "HTTP/1.1" : (a.httpVersion!.isEmpty ? nil : a.httpVersion)
             default: expectedVersion = a.httpVersion
             }
@@ -122,7 +124,7 @@ enum FuzzWriters {
                 let tolerance = 1e-6 + 4 * x.timeIntervalSince1970.ulp
                 if abs(x.timeIntervalSince1970 - y.timeIntervalSince1970) <= tolerance { return }
             } else if ISO8601.format(x) == ISO8601.format(y) {
-                return   // ISO 8601 to the millisecond
+                return  // ISO 8601 to the millisecond
             }
             fail("the date \(x.timeIntervalSince1970) -> \(y.timeIntervalSince1970)")
         default:
@@ -133,8 +135,8 @@ enum FuzzWriters {
     private static func compareDuration(_ a: TimeInterval?, _ b: TimeInterval?, format: VinylFormat, fail: (String) -> Never) {
         let expected: TimeInterval?
         switch format {
-        case .dvr: expected = nil           // DVR has no field for it
-        case .har: expected = a ?? 0        // HAR's `time` is required: unknown is written as 0
+        case .dvr: expected = nil  // DVR has no field for it
+        case .har: expected = a ?? 0  // HAR's `time` is required: unknown is written as 0
         default: expected = a
         }
         switch (expected, b) {

@@ -2,6 +2,7 @@
 // fuzz-seeds: vinyl dvr Fuzz/Seeds/Captures
 // fuzz-dict: json.dict
 import Foundation
+
 @testable import Gramophone
 
 @_cdecl("LLVMFuzzerTestOneInput")

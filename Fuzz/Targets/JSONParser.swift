@@ -3,6 +3,7 @@
 // fuzz-seeds: vinyl dvr har Fuzz/Seeds/Captures
 // fuzz-dict: json.dict
 import Foundation
+
 @testable import Gramophone
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -4,11 +4,14 @@
 // fuzz-seeds: vinyl dvr
 // fuzz-max-len: 2048
 import Foundation
+
 @testable import Gramophone
 
 private let methods = ["GET", "POST", "PUT", "DELETE", "get", "PATCH", "HEAD"]
-private let urlPieces = ["https://", "http://", "api.example.com", "EXAMPLE.com", ":443", ":80", ":8080", "/", "/users", "/42",
-                         "?", "&", "=", "page=1", "a=", "#frag", "%20", "%zz", "[::1]", "@", "ws://", "file:///", "mailto:x"]
+private let urlPieces = [
+    "https://", "http://", "api.example.com", "EXAMPLE.com", ":443", ":80", ":8080", "/", "/users", "/42",
+    "?", "&", "=", "page=1", "a=", "#frag", "%20", "%zz", "[::1]", "@", "ws://", "file:///", "mailto:x",
+]
 private let headerNames = ["Content-Type", "content-type", "Accept", "X-Id", "Authorization"]
 private let headerValues = ["application/json", "application/x-www-form-urlencoded", "text/plain", "image/png", "", "1"]
 private let bodies = [#"{"a":1,"b":[1,2]}"#, #"{"b":[1,2],"a":1.0}"#, "a=1&b=2", "b=2&a=1", "[", "", " {}"]
@@ -26,8 +29,10 @@ private func request(_ input: inout FuzzBytes) -> Track.Request? {
 }
 
 private func strategy(_ input: inout FuzzBytes) -> MatchingStrategy {
-    let all: [Matcher] = [.method, .url, .scheme, .host, .port, .path, .query, .body, .headers("Content-Type", "X-Id"),
-                          .custom("same body size") { $0.body.count == $1.body.count }]
+    let all: [Matcher] = [
+        .method, .url, .scheme, .host, .port, .path, .query, .body, .headers("Content-Type", "X-Id"),
+        .custom("same body size") { $0.body.count == $1.body.count },
+    ]
     var matchers: [Matcher] = []
     for _ in 0..<input.int(5) { matchers.append(input.pick(all)) }
     switch input.int(3) {
@@ -44,7 +49,8 @@ private func checkPartMatchers(_ live: Track.Request, against tracks: [Track]) {
         let parts = RequestParts(track.request)
         for matcher in [Matcher.method, .url, .scheme, .host, .port, .path, .query]
         where matcher.matches(live: live, liveParts: liveParts, recorded: track.request, recordedParts: parts)
-            != (matcher.keyComponent(liveParts) == matcher.keyComponent(parts)) {
+            != (matcher.keyComponent(liveParts) == matcher.keyComponent(parts))
+        {
             fuzzFailure("\(matcher) compares \(live.url.absoluteString) with \(track.request.url.absoluteString) unlike its text")
         }
     }

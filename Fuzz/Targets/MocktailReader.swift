@@ -2,6 +2,7 @@
 // fuzz-seeds: ../Mocktail
 // fuzz-max-len: 4096
 import Foundation
+
 @testable import Gramophone
 
 // A stub is not a vinyl and has no writer: any text gives a stub or a VinylError naming the

@@ -2,6 +2,7 @@
 // fuzz-seeds: Fuzz/Seeds/Captures
 // fuzz-dict: plist.dict
 import Foundation
+
 @testable import Gramophone
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -10,6 +10,7 @@
 // fuzz-dict: writers.dict
 // fuzz-max-len: 65536
 import Foundation
+
 @testable import Gramophone
 
 private let names = ["Authorization", "Cookie", "Set-Cookie", "X-Api-Key", "X-Dup", "Location", "Content-Type", "Date", "x-auth-token"]

@@ -2,6 +2,7 @@
 // fuzz-seeds: ../VCR Fuzz/Seeds/Captures
 // fuzz-dict: json.dict
 import Foundation
+
 @testable import Gramophone
 
 @_cdecl("LLVMFuzzerTestOneInput")

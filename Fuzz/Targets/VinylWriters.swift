@@ -8,13 +8,15 @@
 // fuzz-dict: writers.dict
 // fuzz-max-len: 65536
 import Foundation
+
 @testable import Gramophone
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let bytes = UnsafeRawBufferPointer(start: data, count: size)
     if let first = bytes.first, first == UInt8(ascii: "{") || first == UInt8(ascii: "[") || first == UInt8(ascii: "<"),
-       let vinyl = try? Vinyl(data: Data(bytes), name: "fuzz") {
+        let vinyl = try? Vinyl(data: Data(bytes), name: "fuzz")
+    {
         FuzzWriters.check(vinyl)
         return 0
     }

@@ -69,20 +69,26 @@ enum DiffCommand: Command {
         lines.append("matching: \(diff.matching)")
         let unignorable = diff.unignorable
         if !unignorable.isEmpty || !diff.onlyInB.isEmpty {
-            lines.append("not enough: \(unignorable.count + diff.onlyInB.count) difference\(unignorable.count + diff.onlyInB.count == 1 ? "" : "s") no ignoring can remove (a different operation, body or request); re-record B's flow or add tracks")
+            lines.append(
+                "not enough: \(unignorable.count + diff.onlyInB.count) difference\(unignorable.count + diff.onlyInB.count == 1 ? "" : "s") no ignoring can remove (a different operation, body or request); re-record B's flow or add tracks"
+            )
         }
         return lines.joined(separator: "\n")
     }
 
     static func json(_ diff: RecordingDiff, _ pathA: String, _ pathB: String) -> String {
         let pairs: [[String: Any]] = diff.pairs.map { pair in
-            ["a": pair.a, "b": pair.b, "method": pair.method, "url": pair.url,
-             "differences": pair.fields.map { field -> [String: Any] in
-                 ["kind": field.kind, "name": field.name.map { $0 as Any } ?? NSNull(), "line": field.line]
-             }]
+            [
+                "a": pair.a, "b": pair.b, "method": pair.method, "url": pair.url,
+                "differences": pair.fields.map { field -> [String: Any] in
+                    ["kind": field.kind, "name": field.name.map { $0 as Any } ?? NSNull(), "line": field.line]
+                },
+            ]
         }
-        let object: [String: Any] = ["a": pathA, "b": pathB, "identical": diff.isIdentical, "pairs": pairs,
-                                     "onlyInA": diff.onlyInA, "onlyInB": diff.onlyInB, "matching": diff.matching, "unignorable": diff.unignorable]
+        let object: [String: Any] = [
+            "a": pathA, "b": pathB, "identical": diff.isIdentical, "pairs": pairs,
+            "onlyInA": diff.onlyInA, "onlyInB": diff.onlyInB, "matching": diff.matching, "unignorable": diff.unignorable,
+        ]
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
     }

@@ -8,9 +8,10 @@ enum FileInput {
             return try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
             let exists = FileManager.default.fileExists(atPath: path)
-            throw VinylError(exists ? .unreadable : .notFound, file: path,
-                             problem: exists ? "could not read the file (\((error as NSError).localizedDescription))" : "no such file",
-                             fix: exists ? "Check the file's permissions" : "Check the path")
+            throw VinylError(
+                exists ? .unreadable : .notFound, file: path,
+                problem: exists ? "could not read the file (\((error as NSError).localizedDescription))" : "no such file",
+                fix: exists ? "Check the file's permissions" : "Check the path")
         }
     }
 }

@@ -107,8 +107,10 @@ enum InspectCommand: Command {
 
     static func json(_ mocktail: MocktailCollection, folder: String) -> String {
         let stubs: [[String: Any]] = mocktail.stubs.map { stub in
-            ["method": stub.methodPattern, "url": stub.urlPattern, "status": stub.status, "bodyBytes": stub.body.count,
-             "bodyKind": bodyKind(stub.body, headers: stub.headers), "file": stub.file ?? ""]
+            [
+                "method": stub.methodPattern, "url": stub.urlPattern, "status": stub.status, "bodyBytes": stub.body.count,
+                "bodyKind": bodyKind(stub.body, headers: stub.headers), "file": stub.file ?? "",
+            ]
         }
         return serialise(["file": folder, "format": "mocktail", "stubs": stubs])
     }

@@ -22,9 +22,12 @@ enum VinylLint {
             let key = RequestKey(request)
             if let earlier = firstSeen[key] {
                 let sameAnswer = vinyl.tracks[earlier].outcome == track.outcome
-                problems.append(Problem(place: place, message: "the same request as track #\(earlier) (\(request.method) \(request.url.absoluteString)): "
-                    + (sameAnswer ? "a redundant copy that is never played" : "never played, because track #\(earlier) answers it first")
-                    + "; remove it, or replay with a play-once or in-order strategy"))
+                problems.append(
+                    Problem(
+                        place: place,
+                        message: "the same request as track #\(earlier) (\(request.method) \(request.url.absoluteString)): "
+                            + (sameAnswer ? "a redundant copy that is never played" : "never played, because track #\(earlier) answers it first")
+                            + "; remove it, or replay with a play-once or in-order strategy"))
             } else {
                 firstSeen[key] = index
             }
@@ -33,10 +36,15 @@ enum VinylLint {
             let responsePlace = place + ".response"
             problems += bodyProblems(response.body, headers: response.headers, place: responsePlace)
             if let url = response.url, let host = url.host?.lowercased(), host != request.url.host?.lowercased() {
-                problems.append(Problem(place: responsePlace + ".url", message: "the response came from host \(host), not the requested \(request.url.host ?? "(none)") (a cross-host redirect or a hand edit); clients reading response.url see \(host)"))
+                problems.append(
+                    Problem(
+                        place: responsePlace + ".url",
+                        message:
+                            "the response came from host \(host), not the requested \(request.url.host ?? "(none)") (a cross-host redirect or a hand edit); clients reading response.url see \(host)"))
             }
             if [204, 304].contains(response.status) || (100..<200).contains(response.status), !response.body.isEmpty {
-                problems.append(Problem(place: responsePlace, message: "a \(response.status) response carries a \(response.body.count)-byte body that clients discard; remove the body or fix the status"))
+                problems.append(
+                    Problem(place: responsePlace, message: "a \(response.status) response carries a \(response.body.count)-byte body that clients discard; remove the body or fix the status"))
             }
         }
         return problems
@@ -48,12 +56,14 @@ enum VinylLint {
             problems.append(Problem(place: place + ".headers", message: "a \(body.count)-byte body has no Content-Type; add one so readers and clients know how to treat it"))
         }
         if let type = headers.mediaType, type == "application/json" || type.hasSuffix("+json"), !body.isEmpty,
-           (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) == nil {
+            (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) == nil
+        {
             problems.append(Problem(place: place + ".body", message: "Content-Type is \(type) but the body is not valid JSON; fix the body or the Content-Type"))
         }
         // An empty body with a length is a HEAD or 304 answer, which is fine.
         if !body.isEmpty, let length = headers["Content-Length"], let declared = Int(length.trimmingCharacters(in: .whitespaces)), declared != body.count,
-           headers["Content-Encoding"] == nil {
+            headers["Content-Encoding"] == nil
+        {
             problems.append(Problem(place: place + ".headers", message: "Content-Length says \(declared) but the body has \(body.count) bytes; remove the header or fix it"))
         }
         if let encoding = headers["Content-Encoding"]?.lowercased(), encoding.contains("gzip"), !body.isEmpty, !body.starts(with: [0x1F, 0x8B]) {

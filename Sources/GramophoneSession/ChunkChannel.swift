@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -124,7 +125,10 @@ package final class ChunkChannel: @unchecked Sendable {
         }
     }
 
-    private enum Ready { case piece(Data), end, wait }
+    private enum Ready {
+        case piece(Data)
+        case end, wait
+    }
 
     /// A buffered piece, the end, or nothing yet (the reader must wait).
     private func takeReady() throws -> Ready {

@@ -48,7 +48,8 @@ package struct LineSplitter: Sendable {
                 } else if rules == .asyncLines, byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 {
                     terminator = 2
                 } else if rules == .asyncLines, byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80,
-                          bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
+                    bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9
+                {
                     terminator = 3
                 }
                 if terminator == 0 {

@@ -31,9 +31,10 @@ public struct TestVinyl: Sendable {
         self.name = name
         file = try store.file(for: name)
         turntable = try Turntable(vinylNamed: name, from: store, matching: matching, recording: recording)
-        self.configuration = VinylConfiguration(name: name, store: store, matching: matching, record: turntable.playback.mode,
-                                                redaction: recording.redaction, recording: recording,
-                                                allTracksMustPlay: configuration.allTracksMustPlay ?? false)
+        self.configuration = VinylConfiguration(
+            name: name, store: store, matching: matching, record: turntable.playback.mode,
+            redaction: recording.redaction, recording: recording,
+            allTracksMustPlay: configuration.allTracksMustPlay ?? false)
     }
 
     /// Ends the test's use of the vinyl: saves what was recorded (`eject()`), then lists

@@ -32,8 +32,10 @@ public struct VinylConfiguration: Sendable {
     public var allTracksMustPlay: Bool?
 
     /// A configuration; leave a field nil to inherit it from the suite, else the default.
-    public init(name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, record: RecordMode? = nil,
-                redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil) {
+    public init(
+        name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, record: RecordMode? = nil,
+        redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil
+    ) {
         self.name = name
         self.store = store
         self.matching = matching

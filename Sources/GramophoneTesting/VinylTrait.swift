@@ -42,10 +42,14 @@ extension Trait where Self == VinylTrait {
     ///   - redaction: what is taken out of recordings; nil is `Redaction.default`.
     ///   - recording: the session, hosts and environment to record with; nil is `Recording()`.
     ///   - allTracksMustPlay: fail the test when a track was never played.
-    public static func vinyl(_ name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, record: RecordMode? = nil,
-                             redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil) -> Self {
-        VinylTrait(configuration: VinylConfiguration(name: name, store: store, matching: matching, record: record,
-                                                     redaction: redaction, recording: recording, allTracksMustPlay: allTracksMustPlay))
+    public static func vinyl(
+        _ name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, record: RecordMode? = nil,
+        redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil
+    ) -> Self {
+        VinylTrait(
+            configuration: VinylConfiguration(
+                name: name, store: store, matching: matching, record: record,
+                redaction: redaction, recording: recording, allTracksMustPlay: allTracksMustPlay))
     }
 
     /// A vinyl configured by a `VinylConfiguration`, e.g. one shared by several suites.

@@ -4,6 +4,7 @@
 // `STATUS BODY` per line (or `ERROR code`). Not a product.
 import Foundation
 import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

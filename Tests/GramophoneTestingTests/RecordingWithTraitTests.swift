@@ -1,16 +1,18 @@
 import Foundation
 import Gramophone
+import GramophoneTestSupport
 import GramophoneTesting
 import Testing
-import GramophoneTestSupport
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// The `.vinyl` trait recording against the local httpbin in new-episodes mode, then the
 /// same vinyl replayed with recording off and a session that reaches nothing.
-@Suite(.enabled(if: HTTPBin.isAvailable),
-       .vinyl(store: .folder(RecordingFolder.root), record: .newEpisodes, recording: Recording(environment: [:])))
+@Suite(
+    .enabled(if: HTTPBin.isAvailable),
+    .vinyl(store: .folder(RecordingFolder.root), record: .newEpisodes, recording: Recording(environment: [:])))
 struct RecordingWithTraitTests {
     /// The replay side: recording off, and no network even if it were on.
     static let offline = VinylConfiguration(store: .folder(RecordingFolder.root), record: .never, recording: Recording(session: NoNetwork(), environment: [:]))
@@ -76,9 +78,11 @@ struct RefusedRecordingTraitTests {
 
     // What still looks like a secret after redaction fails the test with the track, the
     // place and the filter, and is not written.
-    @Test(.expectingIssue(containing: "could not be saved", #"tracks[0].request.url query "q": looks like a GitHub token"#,
-                          #".query(replacing: ["q": "REDACTED"])"#, #".allowing([.query("q")])"#),
-          .vinyl(store: .folder(RecordingFolder.root), record: .once, recording: Recording(environment: [:])))
+    @Test(
+        .expectingIssue(
+            containing: "could not be saved", #"tracks[0].request.url query "q": looks like a GitHub token"#,
+            #".query(replacing: ["q": "REDACTED"])"#, #".allowing([.query("q")])"#),
+        .vinyl(store: .folder(RecordingFolder.root), record: .once, recording: Recording(environment: [:])))
     func aTokenLeftInTheRecordingFailsTheTestAndIsNotSaved() async throws {
         let turntable = try #require(Turntable.current)
         _ = try await turntable.data(from: try #require(URL(string: try HTTPBin.baseURL().absoluteString + "/anything?q=" + Self.fabricatedToken)))

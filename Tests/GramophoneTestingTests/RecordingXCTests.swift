@@ -1,8 +1,9 @@
 import Foundation
 import Gramophone
-import GramophoneTesting
 import GramophoneTestSupport
+import GramophoneTesting
 import XCTest
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

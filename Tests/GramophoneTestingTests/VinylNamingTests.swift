@@ -1,5 +1,6 @@
-@testable import GramophoneTesting
 import Testing
+
+@testable import GramophoneTesting
 
 @Suite struct VinylNamingTests {
     @Test(arguments: [

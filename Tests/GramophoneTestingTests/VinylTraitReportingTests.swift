@@ -11,21 +11,24 @@ import Testing
         UserFetcher(session: try #require(Turntable.current))
     }
 
-    @Test(.expectingIssue(containing: "GET https://api.example.com/users/41", "nearest track #0: GET https://api.example.com/users/42", "path: /users/41 vs /users/42", atTestLocation: true),
-          .vinyl("UsersClientTraitTests/fetchesUser", store: .bundle(.module)))
+    @Test(
+        .expectingIssue(containing: "GET https://api.example.com/users/41", "nearest track #0: GET https://api.example.com/users/42", "path: /users/41 vs /users/42", atTestLocation: true),
+        .vinyl("UsersClientTraitTests/fetchesUser", store: .bundle(.module)))
     func swallowedMissFailsTheTestWithTheNearestTrackDiff() async throws {
         // The client turns every error into nil, so only the trait can tell the test missed.
         #expect(try await client().userIfAvailable(41) == nil)
     }
 
-    @Test(.expectingIssue(containing: "path: /users/41 vs /users/42"),
-          .vinyl("UsersClientTraitTests/fetchesUser", store: .bundle(.module)))
+    @Test(
+        .expectingIssue(containing: "path: /users/41 vs /users/42"),
+        .vinyl("UsersClientTraitTests/fetchesUser", store: .bundle(.module)))
     func thrownMissFailsTheTest() async throws {
         _ = try await client().user(41)
     }
 
-    @Test(.expectingIssue(containing: "1 of 2 tracks", "were never played", "track #1: GET https://api.example.com/users?page=2", atTestLocation: true),
-          .vinyl("UsersClientTraitTests/listsUsersPageByPage", store: .bundle(.module), allTracksMustPlay: true))
+    @Test(
+        .expectingIssue(containing: "1 of 2 tracks", "were never played", "track #1: GET https://api.example.com/users?page=2", atTestLocation: true),
+        .vinyl("UsersClientTraitTests/listsUsersPageByPage", store: .bundle(.module), allTracksMustPlay: true))
     func unplayedTracksFailTheTestWhenAllMustPlay() async throws {
         #expect(try await client().users(page: 1).count == 2)
     }
@@ -35,8 +38,9 @@ import Testing
         #expect(try await client().users(page: 1).count == 2)
     }
 
-    @Test(.expectingIssue(containing: "VinylTraitReportingTests/missingVinylFailsTheTest.json: no such file"),
-          .vinyl(store: .bundle(.module)))
+    @Test(
+        .expectingIssue(containing: "VinylTraitReportingTests/missingVinylFailsTheTest.json: no such file"),
+        .vinyl(store: .bundle(.module)))
     func missingVinylFailsTheTest() async throws {
         Issue.record("the test body must not run without its vinyl")
     }

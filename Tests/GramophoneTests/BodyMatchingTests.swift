@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -24,11 +26,13 @@ import FoundationNetworking
     }
 
     static func avatar(_ size: Int, boundary: String, nonce: String = "n1", caption: String = "me") -> Track.Request {
-        let (body, headers) = multipart(boundary: boundary, [
-            ("caption", nil, nil, Data(caption.utf8)),
-            ("nonce", nil, nil, Data(nonce.utf8)),
-            ("avatar", "me.png", "image/png", Data((0..<size).map { UInt8($0 % 251) })),
-        ])
+        let (body, headers) = multipart(
+            boundary: boundary,
+            [
+                ("caption", nil, nil, Data(caption.utf8)),
+                ("nonce", nil, nil, Data(nonce.utf8)),
+                ("avatar", "me.png", "image/png", Data((0..<size).map { UInt8($0 % 251) })),
+            ])
         return Track.Request(method: "POST", url: url, headers: headers, body: body)
     }
 
@@ -49,10 +53,13 @@ import FoundationNetworking
     // MARK: By content type
 
     @Test func multipartUploadsMatchWhateverTheBoundary() async throws {
-        let turntable = Turntable(vinyl: Vinyl(name: "upload", tracks: [
-            Track(Self.avatar(1_024, boundary: "Boundary-\(UUID().uuidString)"), .text("small")),
-            Track(Self.avatar(1_025, boundary: "Boundary-\(UUID().uuidString)"), .text("large")),
-        ]), matching: [.method, .url, .body])
+        let turntable = Turntable(
+            vinyl: Vinyl(
+                name: "upload",
+                tracks: [
+                    Track(Self.avatar(1_024, boundary: "Boundary-\(UUID().uuidString)"), .text("small")),
+                    Track(Self.avatar(1_025, boundary: "Boundary-\(UUID().uuidString)"), .text("large")),
+                ]), matching: [.method, .url, .body])
         #expect(try await answer(turntable, Self.avatar(1_025, boundary: "----WebKitFormBoundary7MA4YWxkTrZu0gW")) == "large")
         #expect(try await answer(turntable, Self.avatar(1_024, boundary: "x")) == "small")
 
@@ -62,27 +69,34 @@ import FoundationNetworking
 
     @Test func multipartPartsCompareByNameFilenameTypeAndContent() async throws {
         let (recorded, headers) = Self.multipart(boundary: "a", [("doc", "a.json", "application/json", Data(#"{"x":1,"y":[1,2]}"#.utf8)), ("title", nil, nil, Data("Hi".utf8))])
-        let turntable = Turntable(vinyl: Vinyl(name: "parts", tracks: [
-            Track(Track.Request(method: "POST", url: Self.url, headers: headers, body: recorded), .text("ok")),
-        ]), matching: [.body])
+        let turntable = Turntable(
+            vinyl: Vinyl(
+                name: "parts",
+                tracks: [
+                    Track(Track.Request(method: "POST", url: Self.url, headers: headers, body: recorded), .text("ok"))
+                ]), matching: [.body])
         // Parts in another order, a JSON part with its keys reordered: the same upload.
         let (same, sameHeaders) = Self.multipart(boundary: "b", [("title", nil, nil, Data("Hi".utf8)), ("doc", "a.json", "application/json; charset=utf-8", Data(#"{ "y": [1, 2], "x": 1.0 }"#.utf8))])
         #expect(try await answer(turntable, Track.Request(method: "POST", url: Self.url, headers: sameHeaders, body: same)) == "ok")
 
         let (renamed, renamedHeaders) = Self.multipart(boundary: "c", [("doc", "b.json", "text/plain", Data(#"{"x":1,"y":[1,2]}"#.utf8)), ("title", nil, nil, Data("Ho".utf8))])
         let report = try await miss(turntable, Track.Request(method: "POST", url: Self.url, headers: renamedHeaders, body: renamed))
-        #expect(report.differences == [
-            #"multipart part "doc" filename: b.json vs a.json"#,
-            #"multipart part "doc" content type: text/plain vs application/json"#,
-            #"multipart part "title": Ho vs Hi"#,
-        ], "\(report)")
+        #expect(
+            report.differences == [
+                #"multipart part "doc" filename: b.json vs a.json"#,
+                #"multipart part "doc" content type: text/plain vs application/json"#,
+                #"multipart part "title": Ho vs Hi"#,
+            ], "\(report)")
     }
 
     @Test func formsCompareAsFieldsInAnyOrderAndEncoding() async throws {
         let form: Headers = ["Content-Type": "application/x-www-form-urlencoded; charset=utf-8"]
-        let turntable = Turntable(vinyl: Vinyl(name: "form", tracks: [
-            Track(Track.Request(method: "POST", url: Self.url, headers: form, body: Data("artist=Nina+Simone&year=1965&tag=jazz&tag=soul".utf8)), .text("found")),
-        ]), matching: [.method, .url, .body])
+        let turntable = Turntable(
+            vinyl: Vinyl(
+                name: "form",
+                tracks: [
+                    Track(Track.Request(method: "POST", url: Self.url, headers: form, body: Data("artist=Nina+Simone&year=1965&tag=jazz&tag=soul".utf8)), .text("found"))
+                ]), matching: [.method, .url, .body])
         #expect(try await answer(turntable, Track.Request(method: "POST", url: Self.url, headers: form, body: Data("tag=jazz&year=1965&artist=Nina%20Simone&tag=soul".utf8))) == "found")
         // A multiset: a field twice is not the field once.
         let report = try await miss(turntable, Track.Request(method: "POST", url: Self.url, headers: form, body: Data("artist=Nina+Simone&year=1966&tag=jazz".utf8)))
@@ -91,10 +105,13 @@ import FoundationNetworking
 
     @Test func otherBodiesCompareByteForByte() async throws {
         let text: Headers = ["Content-Type": "text/plain"]
-        let turntable = Turntable(vinyl: Vinyl(name: "text", tracks: [
-            Track(Track.Request(method: "PUT", url: Self.url, headers: text, body: Data("b=2&a=1".utf8)), .text("form-looking text")),
-            Track(Track.Request(method: "PUT", url: Self.url, headers: text, body: Data(#"{"a": 1}"# .utf8)), .text("json-looking text")),
-        ]), matching: [.body])
+        let turntable = Turntable(
+            vinyl: Vinyl(
+                name: "text",
+                tracks: [
+                    Track(Track.Request(method: "PUT", url: Self.url, headers: text, body: Data("b=2&a=1".utf8)), .text("form-looking text")),
+                    Track(Track.Request(method: "PUT", url: Self.url, headers: text, body: Data(#"{"a": 1}"#.utf8)), .text("json-looking text")),
+                ]), matching: [.body])
         #expect(try await answer(turntable, Track.Request(method: "PUT", url: Self.url, headers: text, body: Data("b=2&a=1".utf8))) == "form-looking text")
         let report = try await miss(turntable, Track.Request(method: "PUT", url: Self.url, headers: text, body: Data("a=1&b=2".utf8)))
         #expect(report.differences == ["body: a=1&b=2 vs b=2&a=1"], "\(report)")
@@ -121,10 +138,13 @@ import FoundationNetworking
 
     @Test func ignoredFormFieldsAndMultipartParts() async throws {
         let form: Headers = ["Content-Type": "application/x-www-form-urlencoded"]
-        let turntable = Turntable(vinyl: Vinyl(name: "v", tracks: [
-            Track(Self.avatar(64, boundary: "one", nonce: "first"), .text("upload")),
-            Track(Track.Request(method: "POST", url: Self.url, headers: form, body: Data("q=swift&nonce=abc".utf8)), .text("form")),
-        ]), matching: [.body(ignoring: ["nonce"])])
+        let turntable = Turntable(
+            vinyl: Vinyl(
+                name: "v",
+                tracks: [
+                    Track(Self.avatar(64, boundary: "one", nonce: "first"), .text("upload")),
+                    Track(Track.Request(method: "POST", url: Self.url, headers: form, body: Data("q=swift&nonce=abc".utf8)), .text("form")),
+                ]), matching: [.body(ignoring: ["nonce"])])
         #expect(try await answer(turntable, Track.Request(method: "POST", url: Self.url, headers: form, body: Data("nonce=xyz&q=swift".utf8))) == "form")
         #expect(try await answer(turntable, Self.avatar(64, boundary: "two", nonce: "second")) == "upload")
         let report = try await miss(turntable, Self.avatar(64, boundary: "three", nonce: "third", caption: "you"))
@@ -132,22 +152,29 @@ import FoundationNetworking
     }
 
     @Test func ignoredQueryParametersAndHeaders() async throws {
-        let turntable = Turntable(vinyl: Vinyl(name: "q", tracks: [
-            Track(Track.Request(url: URL(string: "https://api.example.com/feed?page=1&ts=100&sig=aa")!,
-                                headers: ["Accept": "application/json", "Date": "Mon, 23 Nov 2026 10:00:00 GMT", "X-Request-Id": "1"]), .text("feed")),
-        ]), matching: [.method, .path, .query(ignoring: ["ts", "sig"]), .allHeaders(excluding: ["Date", "User-Agent", "X-Request-Id"])])
-        let live = Track.Request(url: URL(string: "https://api.example.com/feed?sig=bb&page=1&ts=200")!,
-                                 headers: ["accept": "application/json", "Date": "Tue, 24 Nov 2026 10:00:00 GMT", "User-Agent": "Tests/1", "X-Request-Id": "2"])
+        let turntable = Turntable(
+            vinyl: Vinyl(
+                name: "q",
+                tracks: [
+                    Track(
+                        Track.Request(
+                            url: URL(string: "https://api.example.com/feed?page=1&ts=100&sig=aa")!,
+                            headers: ["Accept": "application/json", "Date": "Mon, 23 Nov 2026 10:00:00 GMT", "X-Request-Id": "1"]), .text("feed"))
+                ]), matching: [.method, .path, .query(ignoring: ["ts", "sig"]), .allHeaders(excluding: ["Date", "User-Agent", "X-Request-Id"])])
+        let live = Track.Request(
+            url: URL(string: "https://api.example.com/feed?sig=bb&page=1&ts=200")!,
+            headers: ["accept": "application/json", "Date": "Tue, 24 Nov 2026 10:00:00 GMT", "User-Agent": "Tests/1", "X-Request-Id": "2"])
         #expect(try await answer(turntable, live) == "feed")
 
         var other = live
         other.url = URL(string: "https://api.example.com/feed?sig=bb&page=2&ts=300")!
         other.headers["Accept"] = "text/html"
         let report = try await miss(turntable, other)
-        #expect(report.differences == [
-            "query: page=2 vs page=1", "query sig: ignored", "query ts: ignored",
-            "header Accept: text/html vs application/json", "header Date: ignored", "header User-Agent: ignored", "header X-Request-Id: ignored",
-        ], "\(report)")
+        #expect(
+            report.differences == [
+                "query: page=2 vs page=1", "query sig: ignored", "query ts: ignored",
+                "header Accept: text/html vs application/json", "header Date: ignored", "header User-Agent: ignored", "header X-Request-Id: ignored",
+            ], "\(report)")
     }
 
     @Test func allHeadersIgnoresAMultipartBoundaryButNotOtherHeaders() async throws {
@@ -163,9 +190,11 @@ import FoundationNetworking
 
     // Bad input never crashes: a multipart body cut short, or with no closing delimiter, or a
     // boundary that never appears, compares byte for byte.
-    @Test(arguments: ["", "--", "--b", "--b\r\n", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx",
-                      "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b", "no boundary here", "--b--",
-                      "--b\r\nContent-Disposition: form-data; name=\"a\r\n\r\n\r\n--b--"])
+    @Test(arguments: [
+        "", "--", "--b", "--b\r\n", "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx",
+        "--b\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nx\r\n--b", "no boundary here", "--b--",
+        "--b\r\nContent-Disposition: form-data; name=\"a\r\n\r\n\r\n--b--",
+    ])
     func malformedMultipartComparesByteForByte(_ text: String) {
         let headers: Headers = ["Content-Type": "multipart/form-data; boundary=b"]
         let request = Track.Request(method: "POST", url: Self.url, headers: headers, body: Data(text.utf8))
@@ -179,9 +208,12 @@ import FoundationNetworking
     }
 
     @Test func anEmptyIgnoredPathIgnoresNothing() async throws {
-        let turntable = Turntable(vinyl: Vinyl(name: "e", tracks: [
-            Track(Track.Request(method: "POST", url: Self.url, headers: ["Content-Type": "application/json"], body: Data(#"{"a":1}"#.utf8)), .text("ok")),
-        ]), matching: [.body(ignoring: ["", "."])])
+        let turntable = Turntable(
+            vinyl: Vinyl(
+                name: "e",
+                tracks: [
+                    Track(Track.Request(method: "POST", url: Self.url, headers: ["Content-Type": "application/json"], body: Data(#"{"a":1}"#.utf8)), .text("ok"))
+                ]), matching: [.body(ignoring: ["", "."])])
         await #expect(throws: TurntableError.self) {
             try await turntable.data(for: Track.Request(method: "POST", url: Self.url, headers: ["Content-Type": "application/json"], body: Data(#"{"a":2}"#.utf8)).urlRequest)
         }
@@ -213,7 +245,8 @@ import FoundationNetworking
         let a = Track.Request(method: "POST", url: Self.url, headers: pair.1.isEmpty ? [:] : ["Content-Type": pair.1], body: Data(pair.0.utf8))
         let b = Track.Request(method: "POST", url: Self.url, headers: pair.3.isEmpty ? [:] : ["Content-Type": pair.3], body: Data(pair.2.utf8))
         for matcher in [Matcher.body, .body(ignoring: ["a"], ignoringArrayOrder: true), .graphQL, .allHeaders()] {
-            #expect(matcher.matches(live: a, liveParts: RequestParts(a), recorded: b, recordedParts: RequestParts(b))
+            #expect(
+                matcher.matches(live: a, liveParts: RequestParts(a), recorded: b, recordedParts: RequestParts(b))
                     == (matcher.keyComponent(a, RequestParts(a)) == matcher.keyComponent(b, RequestParts(b))), "\(matcher.description)")
         }
     }
@@ -223,11 +256,14 @@ import FoundationNetworking
         func search(_ body: String) -> Track.Request {
             Track.Request(method: "POST", url: Self.url, headers: ["Content-Type": "application/json"], body: Data(body.utf8))
         }
-        let turntable = Turntable(vinyl: Vinyl(name: "search", tracks: [
-            Track(request: search(#"{"query":"cats","page":9,"size":50}"#), outcome: .json("{}")),
-            Track(request: search(#"{"query":"dogs","page":2,"size":50}"#), outcome: .json("{}")),
-            Track(request: search(#"{"query":"swift","page":1,"size":10}"#), outcome: .json("{}")),
-        ]), matching: [.method, .url, .body])
+        let turntable = Turntable(
+            vinyl: Vinyl(
+                name: "search",
+                tracks: [
+                    Track(request: search(#"{"query":"cats","page":9,"size":50}"#), outcome: .json("{}")),
+                    Track(request: search(#"{"query":"dogs","page":2,"size":50}"#), outcome: .json("{}")),
+                    Track(request: search(#"{"query":"swift","page":1,"size":10}"#), outcome: .json("{}")),
+                ]), matching: [.method, .url, .body])
         let report = try await miss(turntable, search(#"{"size":10,"query":"swift","page":2}"#))
         #expect(report.nearestTrackIndex == 2, "\(report)")
         #expect(report.differences == ["body.page: 2 vs 1"], "\(report)")

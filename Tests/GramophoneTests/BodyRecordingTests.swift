@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import GramophoneTestSupport
+import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -70,8 +72,9 @@ struct BodyRecordingTests {
 
         var live: [Data] = []
         do {
-            let recorder = try Turntable(vinylNamed: "bodies", from: .folder(folder), matching: Self.strategy,
-                                         recording: Recording(mode: .newEpisodes, environment: RecordingFixtures.localEnvironment))
+            let recorder = try Turntable(
+                vinylNamed: "bodies", from: .folder(folder), matching: Self.strategy,
+                recording: Recording(mode: .newEpisodes, environment: RecordingFixtures.localEnvironment))
             let client = UploadClient(session: recorder, base: base)
             live.append(try await client.uploadAvatar(Self.image, caption: "me"))
             live.append(try await client.search("nina simone"))
@@ -85,8 +88,9 @@ struct BodyRecordingTests {
         #expect((echoed["files"] as? [String: Any])?["avatar"] != nil)
 
         let offline = OfflineSession()
-        let player = try Turntable(vinylNamed: "bodies", from: .folder(folder), matching: Self.strategy,
-                                   recording: Recording(mode: .never, session: offline, environment: RecordingFixtures.localEnvironment))
+        let player = try Turntable(
+            vinylNamed: "bodies", from: .folder(folder), matching: Self.strategy,
+            recording: Recording(mode: .never, session: offline, environment: RecordingFixtures.localEnvironment))
         let client = UploadClient(session: player, base: base)
         #expect(try await client.uploadAvatar(Self.image, caption: "me") == live[0])
         #expect(try await client.search("nina simone") == live[1])

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// The built `gramophone` binary, run as a user runs it: stdout, stderr and exit codes.
@@ -35,8 +36,9 @@ import Testing
         process.waitUntilExit()
         try outHandle.close()
         try errHandle.close()
-        return Run(status: process.terminationStatus,
-                   stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+        return Run(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
     }
 
     static func write(_ text: String, to name: String, in folder: URL) throws -> String {
@@ -191,14 +193,16 @@ import Testing
     @Test func lintReportsEveryProblemWithItsPlace() throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let vinyl = Vinyl(name: "problems", tracks: [
-            Track("GET https://api.example.com/a", .json(#"{"ok":true}"#)),
-            Track("GET https://api.example.com/a", .json(#"{"ok":false}"#)),
-            Track("GET https://api.example.com/b", .data(Data("raw".utf8), contentType: nil)),
-            Track("GET https://api.example.com/c", .json("{not json")),
-            Track(request: "GET https://api.example.com/d", response: Track.Response(status: 200, url: URL(string: "https://evil.example.net/d"))),
-            Track("GET https://api.example.com/e", .status(204)),
-        ])
+        let vinyl = Vinyl(
+            name: "problems",
+            tracks: [
+                Track("GET https://api.example.com/a", .json(#"{"ok":true}"#)),
+                Track("GET https://api.example.com/a", .json(#"{"ok":false}"#)),
+                Track("GET https://api.example.com/b", .data(Data("raw".utf8), contentType: nil)),
+                Track("GET https://api.example.com/c", .json("{not json")),
+                Track(request: "GET https://api.example.com/d", response: Track.Response(status: 200, url: URL(string: "https://evil.example.net/d"))),
+                Track("GET https://api.example.com/e", .status(204)),
+            ])
         let har = folder.appendingPathComponent("problems.har")
         try vinyl.write(to: har, format: .har)
         let broken = try Self.write("[{\"request\": {\"url\": 3}}]", to: "broken.json", in: folder)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// `gramophone convert` of every file other tools wrote (../shared/fixtures beside the

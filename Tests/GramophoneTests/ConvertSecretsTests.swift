@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// `gramophone convert` writes what a recording would: redacted by the defaults and checked,

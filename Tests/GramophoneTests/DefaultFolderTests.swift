@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import GramophoneTestSupport
+import Testing
+
 @testable import Gramophone
 
 /// Where vinyls are found when no store is named: from the test's source file, not the working
@@ -15,13 +16,15 @@ struct DefaultFolderTests {
         try FileManager.default.createDirectory(at: tests, withIntermediateDirectories: true)
         try Data("// swift-tools-version:6.2".utf8).write(to: package.appendingPathComponent("Package.swift"))
         let source = tests.appendingPathComponent("UsersTests.swift").path
-        #expect(VinylLocation.defaultFolder(near: source, environment: [:]).standardizedFileURL.path
+        #expect(
+            VinylLocation.defaultFolder(near: source, environment: [:]).standardizedFileURL.path
                 == package.appendingPathComponent("Vinyls").standardizedFileURL.path)
 
         let app = root.appendingPathComponent("App")
         try FileManager.default.createDirectory(at: app.appendingPathComponent("App.xcodeproj"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(at: app.appendingPathComponent("AppTests"), withIntermediateDirectories: true)
-        #expect(VinylLocation.defaultFolder(near: app.appendingPathComponent("AppTests/T.swift").path, environment: [:]).standardizedFileURL.path
+        #expect(
+            VinylLocation.defaultFolder(near: app.appendingPathComponent("AppTests/T.swift").path, environment: [:]).standardizedFileURL.path
                 == app.appendingPathComponent("Vinyls").standardizedFileURL.path)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// `Redaction.default` takes out credentials by name wherever an API puts them, and leaves
@@ -12,9 +13,11 @@ struct DefaultRedactionTests {
 
     // Names of credentials in OAuth 2, Google, Stripe, AWS, GitHub, OpenAI and Anthropic
     // requests, in the spellings those APIs use.
-    @Test(arguments: ["access_token", "refresh_token", "id_token", "token", "api_key", "apikey", "apiKey", "API-KEY", "client_secret",
-                      "password", "passwd", "secret", "session", "session_id", "auth_token", "private_key", "code_verifier",
-                      "client_assertion", "webhook_secret", "new_password", "x_api_key", "csrf_token", "SecretAccessKey", "SessionToken"])
+    @Test(arguments: [
+        "access_token", "refresh_token", "id_token", "token", "api_key", "apikey", "apiKey", "API-KEY", "client_secret",
+        "password", "passwd", "secret", "session", "session_id", "auth_token", "private_key", "code_verifier",
+        "client_assertion", "webhook_secret", "new_password", "x_api_key", "csrf_token", "SecretAccessKey", "SessionToken",
+    ])
     func secretKeysAreRecognised(_ name: String) {
         #expect(SensitiveNames.isSecretKey(name))
         #expect(SensitiveNames.isSecretQueryParameter(name, value: "v4lue-0f-it"))
@@ -24,14 +27,18 @@ struct DefaultRedactionTests {
 
     // Names that sound close but carry no credential: pagination cursors, counts of tokens
     // (OpenAI's `max_tokens`), token metadata, and `key` as a lookup key.
-    @Test(arguments: ["pageToken", "next_page_token", "NextToken", "continuation_token", "syncToken", "max_tokens", "total_tokens",
-                      "token_type", "expires_in", "keyboard", "secretary", "password_reset_required_at", "session_count", "user", "key", "sig_count"])
+    @Test(arguments: [
+        "pageToken", "next_page_token", "NextToken", "continuation_token", "syncToken", "max_tokens", "total_tokens",
+        "token_type", "expires_in", "keyboard", "secretary", "password_reset_required_at", "session_count", "user", "key", "sig_count",
+    ])
     func lookalikeKeysAreKept(_ name: String) {
         #expect(!SensitiveNames.isSecretKey(name))
     }
 
-    @Test(arguments: ["sig", "signature", "Signature", "auth", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token",
-                      "X-Goog-Signature", "X-Goog-Credential", "GoogleAccessId", "AWSAccessKeyId"])
+    @Test(arguments: [
+        "sig", "signature", "Signature", "auth", "X-Amz-Signature", "X-Amz-Credential", "X-Amz-Security-Token",
+        "X-Goog-Signature", "X-Goog-Credential", "GoogleAccessId", "AWSAccessKeyId",
+    ])
     func signedURLParametersAreSecretInQueries(_ name: String) {
         #expect(SensitiveNames.isSecretQueryParameter(name, value: "abcdef0123456789"))
     }
@@ -50,7 +57,8 @@ struct DefaultRedactionTests {
     }
 
     @Test func queryValuesBecomeREDACTEDAndTheRestKeepsItsBytes() {
-        let redacted = Redaction.default.redact(Self.request("https://api.example.com/v1/search?q=jazz%20club&Access_Token=at-9f8e7d6c&page=2&key=AIzaSyD4xQ9wE2rT7yU1iO3pA5sD8fG0hJ6kL2z&pageToken=CAEQAA"))
+        let redacted = Redaction.default.redact(
+            Self.request("https://api.example.com/v1/search?q=jazz%20club&Access_Token=at-9f8e7d6c&page=2&key=AIzaSyD4xQ9wE2rT7yU1iO3pA5sD8fG0hJ6kL2z&pageToken=CAEQAA"))
         #expect(redacted.url.absoluteString == "https://api.example.com/v1/search?q=jazz%20club&Access_Token=REDACTED&page=2&key=REDACTED&pageToken=CAEQAA")
         let plain = Self.request("https://api.example.com/v1/search?b=2&a=%2F&key=user-42")
         #expect(Redaction.default.redact(plain) == plain)
@@ -61,11 +69,13 @@ struct DefaultRedactionTests {
             .body(Data("grant_type=refresh_token&client_id=app-1&client_secret=cs-5a4b3c2d&refresh_token=rt-1a2b3c4d".utf8), contentType: "application/x-www-form-urlencoded")
         #expect(String(decoding: Redaction.default.redact(form).body, as: UTF8.self) == "grant_type=refresh_token&client_id=app-1&client_secret=REDACTED&refresh_token=REDACTED")
 
-        let track = Track(request: Track.Request("POST https://api.example.com/login").json(#"{"user":{"name":"ada","credentials":{"password":"hunter22x","otp_hint":"sms"}},"max_tokens":1024}"#),
-                          outcome: .json(#"{"data":[{"session":{"id":"s-77aa88bb","access_token":"at-55cc66dd"}}],"token_type":"bearer","echo":"pw hunter22x"}"#))
+        let track = Track(
+            request: Track.Request("POST https://api.example.com/login").json(#"{"user":{"name":"ada","credentials":{"password":"hunter22x","otp_hint":"sms"}},"max_tokens":1024}"#),
+            outcome: .json(#"{"data":[{"session":{"id":"s-77aa88bb","access_token":"at-55cc66dd"}}],"token_type":"bearer","echo":"pw hunter22x"}"#))
         let redacted = Redaction.default.redact(track)
         #expect(String(decoding: redacted.request.body, as: UTF8.self) == #"{"user":{"name":"ada","credentials":{"password":"<redacted>","otp_hint":"sms"}},"max_tokens":1024}"#)
-        #expect(String(decoding: try #require(redacted.response).body, as: UTF8.self)
+        #expect(
+            String(decoding: try #require(redacted.response).body, as: UTF8.self)
                 == #"{"data":[{"session":{"id":"s-77aa88bb","access_token":"<redacted>"}}],"token_type":"bearer","echo":"pw <redacted>"}"#)
     }
 
@@ -73,9 +83,11 @@ struct DefaultRedactionTests {
         let credential = "AKIA" + "Q7W3E5R7T9Y1U3I5" + "%2F20261123%2Fus-east-1%2Fs3%2Faws4_request"
         let presigned = "https://bucket.s3.amazonaws.com/report.pdf?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=\(credential)&X-Amz-Signature=9c1d7e2f4a6b8c0d&X-Amz-Expires=300"
         let asParameter = presigned.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
-        let track = Track(request: Self.request("https://files.example.com/redirect?to=\(asParameter)"),
-                          response: Track.Response(status: 302, headers: ["Location": presigned, "Content-Type": "text/html"],
-                                                   body: Data("<a href=\"\(presigned)\">moved</a>".utf8)))
+        let track = Track(
+            request: Self.request("https://files.example.com/redirect?to=\(asParameter)"),
+            response: Track.Response(
+                status: 302, headers: ["Location": presigned, "Content-Type": "text/html"],
+                body: Data("<a href=\"\(presigned)\">moved</a>".utf8)))
         let redacted = Redaction.default.redact(track)
         let text = "\(redacted.request.url) \(try #require(redacted.response).headers) \(String(decoding: try #require(redacted.response).body, as: UTF8.self))"
         for secret in ["9c1d7e2f4a6b8c0d", "Q7W3E5R7T9Y1U3I5"] { #expect(!text.contains(secret)) }
@@ -94,8 +106,9 @@ struct DefaultRedactionTests {
     }
 
     @Test func redactingTwiceChangesNothing() {
-        let track = Track(request: Self.request("https://api.example.com/me?access_token=at-9f8e7d6c", headers: ["Authorization": "Bearer at-9f8e7d6c"]),
-                          outcome: .json(#"{"password":"hunter22x"}"#))
+        let track = Track(
+            request: Self.request("https://api.example.com/me?access_token=at-9f8e7d6c", headers: ["Authorization": "Bearer at-9f8e7d6c"]),
+            outcome: .json(#"{"password":"hunter22x"}"#))
         let once = Redaction.default.redact(track)
         #expect(Redaction.default.redact(once) == once)
     }
@@ -109,8 +122,9 @@ struct DefaultRedactionTests {
     }
 
     @Test func allowedPlacesAreLeftAlone() throws {
-        let track = Track(request: Self.request("https://api.example.com/v1/items?token=public-demo&access_token=at-9f8e7d6c", headers: ["X-Api-Key": "demo-key-1234"]),
-                          outcome: .json(#"{"build":{"signature":"sha-1234"},"token":"tk-0a1b2c3d"}"#))
+        let track = Track(
+            request: Self.request("https://api.example.com/v1/items?token=public-demo&access_token=at-9f8e7d6c", headers: ["X-Api-Key": "demo-key-1234"]),
+            outcome: .json(#"{"build":{"signature":"sha-1234"},"token":"tk-0a1b2c3d"}"#))
         let allowed: [SecretPlace] = [.query("TOKEN"), .header("x-api-key", in: .request), .jsonKey("token", in: .request)]
         let redacted = Redaction.default.redact(track, allowing: allowed)
         #expect(redacted.request.url.absoluteString == "https://api.example.com/v1/items?token=public-demo&access_token=REDACTED")

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import GramophoneTestSupport
+import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -10,7 +12,9 @@ import FoundationNetworking
 struct DelegatesTests {
     /// Runs `make`'s task on a real URLSession against httpbin and on a Turntable holding a track
     /// for the same request, and returns both delegates' folded call sequences.
-    private func orders(path: String, body: Data = Data(repeating: 0x61, count: 70_000), make: @escaping (URLRequest, _ session: Any) -> URLSessionTask) async throws -> (real: [String], replayed: [String], replayedRecorder: DelegateRecorder) {
+    private func orders(path: String, body: Data = Data(repeating: 0x61, count: 70_000), make: @escaping (URLRequest, _ session: Any) -> URLSessionTask) async throws -> (
+        real: [String], replayed: [String], replayedRecorder: DelegateRecorder
+    ) {
         let url = try HTTPBin.baseURL().appendingPathComponent(path)
         var request = URLRequest(url: url)
         if path == "post" { request.httpMethod = "POST" }
@@ -135,7 +139,9 @@ struct DelegatesTests {
         // During: read from inside didReceive data.
         let during = Locked<[(URLSessionTask.State, Int?, Int64, Int64, Int64)]>([])
         recorder.onData = { task in
-            during.withLock { $0.append((task.state, (task.response as? HTTPURLResponse)?.statusCode, task.countOfBytesReceived, task.countOfBytesExpectedToReceive, task.progress.completedUnitCount)) }
+            during.withLock {
+                $0.append((task.state, (task.response as? HTTPURLResponse)?.statusCode, task.countOfBytesReceived, task.countOfBytesExpectedToReceive, task.progress.completedUnitCount))
+            }
         }
         task.resume()
         #expect(await recorder.waitForCompletion())

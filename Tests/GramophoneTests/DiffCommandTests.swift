@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// `gramophone diff`: two recordings of one flow, the fields that differ, and a `matching:`
@@ -12,13 +13,21 @@ import Testing
         var upload = Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"nonce\"\r\n\r\nn\(run)\r\n".utf8)
         upload += Data("--\(boundary)\r\nContent-Disposition: form-data; name=\"avatar\"; filename=\"a.png\"\r\nContent-Type: image/png\r\n\r\n".utf8)
         upload += Data(repeating: 7, count: 1_024) + Data("\r\n--\(boundary)--\r\n".utf8)
-        return Vinyl(name: "run\(run)", tracks: [
-            Track(Track.Request(method: "POST", url: URL(string: "https://api.example.com/report?v=2&ts=\(ts)")!).header("User-Agent", "Flow/\(run)")
-                    .body(Data(#"{"meta":{"requestId":"r-\#(run)"},"items":[{"id":1,"timestamp":\#(ts)},{"id":2,"timestamp":\#(ts)}]}"#.utf8), contentType: "application/json"), .text("\(answer)0")),
-            Track(Track.Request("POST https://api.example.com/search").body(Data("q=nina&nonce=n\(run)".utf8), contentType: "application/x-www-form-urlencoded"), .text("\(answer)1")),
-            Track(Track.Request("POST https://api.example.com/upload").body(upload, contentType: "multipart/form-data; boundary=\(boundary)"), .text("\(answer)2")),
-            Track(Track.Request("POST https://api.github.com/graphql").body(Data(#"{"query":"mutation AddStar($input: AddStarInput!) { addStar(input: $input) { clientMutationId } }","variables":{"input":{"starrableId":"R1","clientMutationId":"m-\#(run)"}}}"#.utf8), contentType: "application/json"), .text("\(answer)3")),
-        ])
+        return Vinyl(
+            name: "run\(run)",
+            tracks: [
+                Track(
+                    Track.Request(method: "POST", url: URL(string: "https://api.example.com/report?v=2&ts=\(ts)")!).header("User-Agent", "Flow/\(run)")
+                        .body(Data(#"{"meta":{"requestId":"r-\#(run)"},"items":[{"id":1,"timestamp":\#(ts)},{"id":2,"timestamp":\#(ts)}]}"#.utf8), contentType: "application/json"), .text("\(answer)0")
+                ),
+                Track(Track.Request("POST https://api.example.com/search").body(Data("q=nina&nonce=n\(run)".utf8), contentType: "application/x-www-form-urlencoded"), .text("\(answer)1")),
+                Track(Track.Request("POST https://api.example.com/upload").body(upload, contentType: "multipart/form-data; boundary=\(boundary)"), .text("\(answer)2")),
+                Track(
+                    Track.Request("POST https://api.github.com/graphql").body(
+                        Data(
+                            #"{"query":"mutation AddStar($input: AddStarInput!) { addStar(input: $input) { clientMutationId } }","variables":{"input":{"starrableId":"R1","clientMutationId":"m-\#(run)"}}}"#
+                                .utf8), contentType: "application/json"), .text("\(answer)3")),
+            ])
     }
 
     @Test func printsEachDifferingFieldAndAMatchingLineThatWorks() async throws {
@@ -41,12 +50,17 @@ import Testing
             #"graphQL variables.input.clientMutationId: "m-1" vs "m-2""#,
         ] { #expect(lines.contains(expected), "\(expected)\n\(result.stdout)") }
         #expect(!result.stdout.contains("boundary"), "the boundary is not a difference")
-        let matching = #"[.method, .host, .path, .query(ignoring: ["ts"]), .allHeaders(excluding: ["User-Agent"]), .graphQL(ignoring: ["meta.requestId", "items[].timestamp", "nonce", "input.clientMutationId"])]"#
+        let matching =
+            #"[.method, .host, .path, .query(ignoring: ["ts"]), .allHeaders(excluding: ["User-Agent"]), .graphQL(ignoring: ["meta.requestId", "items[].timestamp", "nonce", "input.clientMutationId"])]"#
         #expect(lines.contains("matching: \(matching)"), "\(result.stdout)")
 
         // The printed line, written as Swift: B's requests get A's answers.
-        let turntable = Turntable(vinyl: a, matching: [.method, .host, .path, .query(ignoring: ["ts"]), .allHeaders(excluding: ["User-Agent"]),
-                                                       .graphQL(ignoring: ["meta.requestId", "items[].timestamp", "nonce", "input.clientMutationId"])])
+        let turntable = Turntable(
+            vinyl: a,
+            matching: [
+                .method, .host, .path, .query(ignoring: ["ts"]), .allHeaders(excluding: ["User-Agent"]),
+                .graphQL(ignoring: ["meta.requestId", "items[].timestamp", "nonce", "input.clientMutationId"]),
+            ])
         for (index, track) in b.tracks.enumerated() {
             let (data, _) = try await turntable.data(for: track.request.urlRequest)
             #expect(String(decoding: data, as: UTF8.self) == "a\(index)")
@@ -69,10 +83,12 @@ import Testing
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let a = Vinyl(name: "a", tracks: [Track("GET https://api.example.com/users?page=1&ts=1", .text("1"))])
-        let b = Vinyl(name: "b", tracks: [
-            Track("GET https://api.example.com/users?page=1&ts=2", .text("1")),
-            Track("DELETE https://api.example.com/users/1", .status(204)),
-        ])
+        let b = Vinyl(
+            name: "b",
+            tracks: [
+                Track("GET https://api.example.com/users?page=1&ts=2", .text("1")),
+                Track("DELETE https://api.example.com/users/1", .status(204)),
+            ])
         try a.write(to: folder.appendingPathComponent("a.json"))
         try b.write(to: folder.appendingPathComponent("b.json"))
         let result = try CLITests.run("diff", "--json", folder.appendingPathComponent("a.json").path, folder.appendingPathComponent("b.json").path)

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import GramophoneTestSupport
+import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -20,14 +22,16 @@ struct EveryPathTests {
             let seen = try #require(results[path])
             var expected = reference
             expected.delegateCalls = seen.delegateCalls
-            #expect(PathExceptions.comparable(seen, path: path, scenario: scenario) == PathExceptions.comparable(expected, path: path, scenario: scenario),
-                    "\(scenario.name) through \(path.rawValue)")
+            #expect(
+                PathExceptions.comparable(seen, path: path, scenario: scenario) == PathExceptions.comparable(expected, path: path, scenario: scenario),
+                "\(scenario.name) through \(path.rawValue)")
         }
         // The two delegate paths make the same calls in the same order.
         let taskCalls = try #require(results[.delegate]?.delegateCalls)
         let sessionCalls = try #require(results[.urlSessionDelegate]?.delegateCalls)
-        #expect(PathExceptions.delegateCalls(sessionCalls, path: .urlSessionDelegate, scenario: scenario) == PathExceptions.delegateCalls(taskCalls, path: .delegate, scenario: scenario),
-                "\(scenario.name): delegate calls")
+        #expect(
+            PathExceptions.delegateCalls(sessionCalls, path: .urlSessionDelegate, scenario: scenario) == PathExceptions.delegateCalls(taskCalls, path: .delegate, scenario: scenario),
+            "\(scenario.name): delegate calls")
         // And what each path sees is what the scenario says.
         try Self.expectMatchesScenario(reference, scenario)
     }
@@ -112,8 +116,9 @@ struct LiveReferenceTests {
         for path in TurntablePath.allCases {
             var seen = await path.run(scenario)
             seen.delegateCalls = nil
-            #expect(LiveExceptions.comparable(seen, endpoint: endpoint) == LiveExceptions.comparable(reference, endpoint: endpoint),
-                    "\(endpoint) through \(path.rawValue)")
+            #expect(
+                LiveExceptions.comparable(seen, endpoint: endpoint) == LiveExceptions.comparable(reference, endpoint: endpoint),
+                "\(endpoint) through \(path.rawValue)")
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// Every file other tools wrote replays the bytes it holds, as read and after conversion to

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// The format comes from the extension, then from the content; unknown formats say which are known.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// Property tests: random tracks written in one format and read back keep method, URL,
@@ -14,9 +15,9 @@ import Testing
         switch Int.random(in: 0..<7, using: &rng) {
         case 0: return Data()
         case 1: return Data((0..<Int.random(in: 1..<64, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) })
-        case 2: return Data([0xC3, 0x28, 0xFF]) + Data("text".utf8) // invalid UTF-8
+        case 2: return Data([0xC3, 0x28, 0xFF]) + Data("text".utf8)  // invalid UTF-8
         case 3: return Data(#"{"id":1,"tags":["a","b"],"nested":{"x":1.50}}"#.utf8)
-        case 4: return Data(#"{"id": 1, broken"#.utf8) // invalid JSON
+        case 4: return Data(#"{"id": 1, broken"#.utf8)  // invalid JSON
         case 5: return Data("héllo wörld ✓ \u{1F600}\n\ttab \"quote\" \\".utf8)
         default: return Data("   ".utf8)
         }
@@ -59,12 +60,15 @@ import Testing
                 outcome = .failure(Track.Failure(.timedOut))
             } else {
                 let responseType = contentTypes.randomElement(using: &rng)!
-                outcome = .response(Track.Response(status: [200, 201, 204, 301, 404, 418, 500, 599].randomElement(using: &rng)!,
-                                                   headers: randomHeaders(&rng, contentType: responseType), body: randomBody(&rng)))
+                outcome = .response(
+                    Track.Response(
+                        status: [200, 201, 204, 301, 404, 418, 500, 599].randomElement(using: &rng)!,
+                        headers: randomHeaders(&rng, contentType: responseType), body: randomBody(&rng)))
             }
-            return Track(request: request, outcome: outcome,
-                         recordedAt: Bool.random(using: &rng) ? Date(timeIntervalSince1970: 1_700_000_000.125) : nil,
-                         duration: Bool.random(using: &rng) ? 0.25 : nil)
+            return Track(
+                request: request, outcome: outcome,
+                recordedAt: Bool.random(using: &rng) ? Date(timeIntervalSince1970: 1_700_000_000.125) : nil,
+                duration: Bool.random(using: &rng) ? 0.25 : nil)
         }
         return Vinyl(name: "random-\(seed)", tracks: tracks)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// Inputs the fuzzers (scripts/fuzz) found that broke a property, kept so they stay fixed.
@@ -76,8 +77,10 @@ struct FuzzRegressionTests {
         #expect(abs(again.timeIntervalSince1970 - seconds) < 0.001)
     }
 
-    @Test(arguments: ["2026-02-30T00:00:00Z", "2026-11-23T24:00:00Z", "2026-11-23T09:00:00", "2026-11-23 09:00:00Z",
-                      "2026-11-23T09:00:00.Z", "2026-11-23T09:00:00+1:00", "0000-01-01T00:00:00Z", "2026-11-23T09:00:00Zjunk", "+2026-11-23T09:00:00Z"])
+    @Test(arguments: [
+        "2026-02-30T00:00:00Z", "2026-11-23T24:00:00Z", "2026-11-23T09:00:00", "2026-11-23 09:00:00Z",
+        "2026-11-23T09:00:00.Z", "2026-11-23T09:00:00+1:00", "0000-01-01T00:00:00Z", "2026-11-23T09:00:00Zjunk", "+2026-11-23T09:00:00Z",
+    ])
     func malformedISODatesAreRefused(text: String) {
         #expect(ISO8601.parse(text) == nil)
     }
@@ -99,8 +102,9 @@ struct FuzzRegressionTests {
     @Test(arguments: VinylFormat.allCases.filter(\.isWritable))
     func aJSONNullBodySurvivesARewrite(format: VinylFormat) throws {
         let tracks = ["application/json", "application/vnd.api+json", "text/json"].map { type in
-            Track(request: Track.Request(method: "POST", url: URL(string: "https://a.example/")!, headers: ["Content-Type": type], body: Data("null".utf8)),
-                  outcome: .response(Track.Response(headers: ["Content-Type": type], body: Data("null".utf8))))
+            Track(
+                request: Track.Request(method: "POST", url: URL(string: "https://a.example/")!, headers: ["Content-Type": type], body: Data("null".utf8)),
+                outcome: .response(Track.Response(headers: ["Content-Type": type], body: Data("null".utf8))))
         }
         let again = try Vinyl(data: try Vinyl(name: "null", tracks: tracks).encoded(as: format), name: "null", format: format)
         #expect(again.tracks.map { String(decoding: $0.request.body, as: UTF8.self) } == ["null", "null", "null"])
@@ -134,7 +138,8 @@ struct FuzzRegressionTests {
     /// `Content-Type: application/jsonimage/gif…` was rewritten as Gramophone's JSON with an
     /// unmarked base64 body, which read back as the base64 text.
     @Test func aVCRBinaryBodyUnderAnApplicationJSONPrefixTypeSurvivesARewrite() throws {
-        let text = #"{"http_interactions":[{"request":{"method":"get","uri":"http://example.com/logo.gif","headers":{}},"response":{"status":{"code":200},"headers":{"Content-Type":["application/jsonimage/gif"]},"body":{"encoding":"ASCII-8BIT","base64_string":"R0lGODlhAQABAAAAACw="}}}]}"#
+        let text =
+            #"{"http_interactions":[{"request":{"method":"get","uri":"http://example.com/logo.gif","headers":{}},"response":{"status":{"code":200},"headers":{"Content-Type":["application/jsonimage/gif"]},"body":{"encoding":"ASCII-8BIT","base64_string":"R0lGODlhAQABAAAAACw="}}}]}"#
         let vinyl = try Vinyl(data: Data(text.utf8), name: "fuzz", format: .vcr, file: "fuzz.json")
         let again = try Vinyl(data: vinyl.encoded(as: .gramophone), name: "fuzz", format: .gramophone)
         guard case .response(let before) = vinyl.tracks[0].outcome, case .response(let after) = again.tracks[0].outcome else {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -35,7 +37,8 @@ import FoundationNetworking
     @Test func documentsMatchWhateverTheirWhitespaceCommasAndComments() async throws {
         let turntable = Turntable(vinyl: try Self.vinyl(), matching: [.method, .url, .graphQL])
         // The same operation as recorded, written on one line with commas and a comment, keys reordered.
-        let query = #"query GetRepository($owner: String!, $name: String!) { # which repository\n repository(owner: $owner, name: $name) { name, stargazerCount, issues(first: 2, states: [OPEN]) { nodes { number, title } } } }"#
+        let query =
+            #"query GetRepository($owner: String!, $name: String!) { # which repository\n repository(owner: $owner, name: $name) { name, stargazerCount, issues(first: 2, states: [OPEN]) { nodes { number, title } } } }"#
         let body = #"{"variables":{"name":"swift-nio","owner":"apple"},"query":"\#(query)","operationName":"GetRepository"}"#
         #expect(try await answer(turntable, Self.post(body)).contains(#""swift-nio""#))
         let swift = #"{"variables":{"name":"swift","owner":"apple"},"query":"\#(query)"}"#
@@ -48,7 +51,10 @@ import FoundationNetworking
         // Every track is a POST to one URL and fails `.graphQL`: the report compares with the
         // track that differs in the fewest places (the same operation), not the first one.
         do {
-            _ = try await turntable.data(for: Self.post(#"{"operationName":"GetRepository","query":"query GetRepository($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { name stargazerCount issues(first: 2, states: [OPEN]) { nodes { number title } } } }","variables":{"owner":"apple","name":"swift-format"}}"#))
+            _ = try await turntable.data(
+                for: Self.post(
+                    #"{"operationName":"GetRepository","query":"query GetRepository($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { name stargazerCount issues(first: 2, states: [OPEN]) { nodes { number title } } } }","variables":{"owner":"apple","name":"swift-format"}}"#
+                ))
             Issue.record("expected a miss")
         } catch let error as TurntableError {
             let report = try #require(error.missReport)
@@ -76,9 +82,10 @@ import FoundationNetworking
             _ = try await turntable.data(for: Self.post(#"{"operationName":"AddStar","query":"\#(mutation)","variables":{"input":{"starrableId":"other","clientMutationId":"x"}}}"#))
             Issue.record("expected a miss")
         } catch let error as TurntableError {
-            #expect(try #require(error.missReport).differences == [
-                #"graphQL variables.input.starrableId: "other" vs "MDEwOlJlcG9zaXRvcnkx""#, "graphQL variables.input.clientMutationId: ignored",
-            ])
+            #expect(
+                try #require(error.missReport).differences == [
+                    #"graphQL variables.input.starrableId: "other" vs "MDEwOlJlcG9zaXRvcnkx""#, "graphQL variables.input.clientMutationId: ignored",
+                ])
         }
     }
 
@@ -93,19 +100,27 @@ import FoundationNetworking
     @Test func getRequestsAndPersistedQueries() async throws {
         let turntable = Turntable(vinyl: try Self.vinyl(), matching: [.method, .path, .graphQL])
         // A GET with the document in the query string, spelled differently from the recording.
-        let get = Self.get([URLQueryItem(name: "variables", value: #"{ "login": "octocat" }"#),
-                            URLQueryItem(name: "query", value: "query GetUser($login: String!) {\n  user(login: $login) {\n    login\n    company\n  }\n}")])
+        let get = Self.get([
+            URLQueryItem(name: "variables", value: #"{ "login": "octocat" }"#),
+            URLQueryItem(name: "query", value: "query GetUser($login: String!) {\n  user(login: $login) {\n    login\n    company\n  }\n}"),
+        ])
         #expect(try await answer(turntable, get).contains("@github"))
         // An automatic persisted query: the hash alone, then the retry carrying the document too.
         let hash = #"{"persistedQuery":{"version":1,"sha256Hash":"ecf4edb46db40b5132295c0291d62fb65d6759a9eedfa4d5d612dd5ec54a6b38"}}"#
-        let persisted = Self.get([URLQueryItem(name: "operationName", value: "GetUser"), URLQueryItem(name: "variables", value: #"{"login":"torvalds"}"#),
-                                  URLQueryItem(name: "extensions", value: hash)])
+        let persisted = Self.get([
+            URLQueryItem(name: "operationName", value: "GetUser"), URLQueryItem(name: "variables", value: #"{"login":"torvalds"}"#),
+            URLQueryItem(name: "extensions", value: hash),
+        ])
         #expect(try await answer(turntable, persisted).contains("Linux Foundation"))
-        let retry = Self.get([URLQueryItem(name: "operationName", value: "GetUser"), URLQueryItem(name: "variables", value: #"{"login":"torvalds"}"#),
-                              URLQueryItem(name: "extensions", value: hash), URLQueryItem(name: "query", value: "query GetUser($login: String!) { user(login: $login) { login company } }")])
+        let retry = Self.get([
+            URLQueryItem(name: "operationName", value: "GetUser"), URLQueryItem(name: "variables", value: #"{"login":"torvalds"}"#),
+            URLQueryItem(name: "extensions", value: hash), URLQueryItem(name: "query", value: "query GetUser($login: String!) { user(login: $login) { login company } }"),
+        ])
         #expect(try await answer(turntable, retry).contains("Linux Foundation"))
-        let otherHash = Self.get([URLQueryItem(name: "operationName", value: "GetUser"), URLQueryItem(name: "variables", value: #"{"login":"torvalds"}"#),
-                                  URLQueryItem(name: "extensions", value: hash.replacingOccurrences(of: "ecf4", with: "0000"))])
+        let otherHash = Self.get([
+            URLQueryItem(name: "operationName", value: "GetUser"), URLQueryItem(name: "variables", value: #"{"login":"torvalds"}"#),
+            URLQueryItem(name: "extensions", value: hash.replacingOccurrences(of: "ecf4", with: "0000")),
+        ])
         await #expect(throws: TurntableError.self) { try await turntable.data(for: otherHash) }
     }
 

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+
+@testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import Gramophone
 
 /// HAR files from browsers and proxies read liberally; HAR we write carries what devtools require.
 @Suite struct HARFormatTests {
@@ -72,12 +74,14 @@ import FoundationNetworking
     }
 
     @Test func writtenHARHasTheFieldsDevtoolsRequire() throws {
-        let vinyl = Vinyl(name: "w", tracks: [
-            Track("POST https://api.example.com/search?q=a%20b&page=2", .json(#"{"ok":true}"#, status: 201, headers: ["Set-Cookie": "s=1; Path=/; Secure"]))
-                .withRequestBody(Data("q=1".utf8), headers: ["Cookie": "x=1; y=2", "Content-Type": "application/x-www-form-urlencoded"]),
-            Track("https://api.example.com/bytes", .data(Data([0xFF, 0x00, 0xFE]))),
-            Track("https://api.example.com/down", .error(.timedOut)),
-        ])
+        let vinyl = Vinyl(
+            name: "w",
+            tracks: [
+                Track("POST https://api.example.com/search?q=a%20b&page=2", .json(#"{"ok":true}"#, status: 201, headers: ["Set-Cookie": "s=1; Path=/; Secure"]))
+                    .withRequestBody(Data("q=1".utf8), headers: ["Cookie": "x=1; y=2", "Content-Type": "application/x-www-form-urlencoded"]),
+                Track("https://api.example.com/bytes", .data(Data([0xFF, 0x00, 0xFE]))),
+                Track("https://api.example.com/down", .error(.timedOut)),
+            ])
         let object = try #require(try JSONSerialization.jsonObject(with: try vinyl.encoded(as: .har)) as? [String: Any])
         let log = try #require(object["log"] as? [String: Any])
         #expect(log["version"] as? String == "1.2")

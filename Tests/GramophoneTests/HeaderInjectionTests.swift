@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -24,18 +26,30 @@ import FoundationNetworking
     }
 
     @Test(arguments: [
-        (#"{"tracks": [{"request": {"url": "https://a.example/"}, "response": {"status": 200, "headers": {"X": "\#(injected)"}}}]}"#,
-         #"tracks[0].response.headers "X""#),
-        (#"{"tracks": [{"request": {"url": "https://a.example/", "headers": {"Set-Cookie": ["ok", "b\nc"]}}, "response": {"status": 200}}]}"#,
-         #"tracks[0].request.headers "Set-Cookie""#),
-        (#"{"tracks": [{"request": {"url": "https://a.example/"}, "response": {"status": 200, "headers": [{"name": "X\r\nY", "value": "1"}]}}]}"#,
-         #"tracks[0].response.headers "X\r\nY""#),
-        (#"{"tracks": [{"request": {"url": "https://a.example/"}, "response": {"status": 200, "headers": {"X": "a\u0000b"}}}]}"#,
-         #"tracks[0].response.headers "X""#),
-        (#"{"name": "d", "interactions": [{"request": {"url": "https://a.example/"}, "response": {"status": 200, "headers": {"Location": "/x\r\nSet-Cookie: s=1"}}}]}"#,
-         #"interactions[0].response.headers "Location""#),
-        (#"{"interactions": [{"request": {"uri": "https://a.example/", "method": "GET"}, "response": {"status": {"code": 200}, "headers": {"X": ["\#(injected)"]}}}]}"#,
-         #"interactions[0].response.headers "X""#),
+        (
+            #"{"tracks": [{"request": {"url": "https://a.example/"}, "response": {"status": 200, "headers": {"X": "\#(injected)"}}}]}"#,
+            #"tracks[0].response.headers "X""#
+        ),
+        (
+            #"{"tracks": [{"request": {"url": "https://a.example/", "headers": {"Set-Cookie": ["ok", "b\nc"]}}, "response": {"status": 200}}]}"#,
+            #"tracks[0].request.headers "Set-Cookie""#
+        ),
+        (
+            #"{"tracks": [{"request": {"url": "https://a.example/"}, "response": {"status": 200, "headers": [{"name": "X\r\nY", "value": "1"}]}}]}"#,
+            #"tracks[0].response.headers "X\r\nY""#
+        ),
+        (
+            #"{"tracks": [{"request": {"url": "https://a.example/"}, "response": {"status": 200, "headers": {"X": "a\u0000b"}}}]}"#,
+            #"tracks[0].response.headers "X""#
+        ),
+        (
+            #"{"name": "d", "interactions": [{"request": {"url": "https://a.example/"}, "response": {"status": 200, "headers": {"Location": "/x\r\nSet-Cookie: s=1"}}}]}"#,
+            #"interactions[0].response.headers "Location""#
+        ),
+        (
+            #"{"interactions": [{"request": {"uri": "https://a.example/", "method": "GET"}, "response": {"status": {"code": 200}, "headers": {"X": ["\#(injected)"]}}}]}"#,
+            #"interactions[0].response.headers "X""#
+        ),
     ])
     func jsonReadersRefuseLineBreaksNamingThePlace(_ text: String, place: String) throws {
         let error = try #require(Self.refusal(text))
@@ -70,11 +84,14 @@ import FoundationNetworking
         #expect(Self.refusal(mime, format: .har)?.place == #"log.entries[0].response.content.mimeType "Content-Type""#)
     }
 
-    static let injectedVinyl = Vinyl(name: "code", tracks: [
-        Track(request: Track.Request(url: URL(string: "https://a.example/ok")!), outcome: .status(204)),
-        Track(request: Track.Request(url: URL(string: "https://a.example/x")!),
-              outcome: .response(Track.Response(status: 200, headers: ["Content-Type": "text/plain", "X-Note": "a\r\nX-Injected: 1\r\n\r\nsmuggled"], body: Data("body".utf8)))),
-    ])
+    static let injectedVinyl = Vinyl(
+        name: "code",
+        tracks: [
+            Track(request: Track.Request(url: URL(string: "https://a.example/ok")!), outcome: .status(204)),
+            Track(
+                request: Track.Request(url: URL(string: "https://a.example/x")!),
+                outcome: .response(Track.Response(status: 200, headers: ["Content-Type": "text/plain", "X-Note": "a\r\nX-Injected: 1\r\n\r\nsmuggled"], body: Data("body".utf8)))),
+        ])
 
     @Test(arguments: VinylFormat.allCases.filter(\.isWritable))
     func writersRefuseLineBreaksNamingThePlace(_ format: VinylFormat) throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// Header values as real servers send them: empty pieces between semicolons, pieces without
@@ -52,7 +53,8 @@ import Testing
     }
 
     @Test func harDropsAContentEncodingWhosePiecesAreEmptyOrCompressions() throws {
-        let har = #"{"log": {"entries": [{"request": {"url": "https://a.example/"}, "response": {"status": 200, "headers": [{"name": "Content-Encoding", "value": "gzip, , br,"}], "content": {"text": "plain"}}}]}}"#
+        let har =
+            #"{"log": {"entries": [{"request": {"url": "https://a.example/"}, "response": {"status": 200, "headers": [{"name": "Content-Encoding", "value": "gzip, , br,"}], "content": {"text": "plain"}}}]}}"#
         let vinyl = try Vinyl(data: Data(har.utf8), name: "h", format: .har)
         #expect(vinyl.tracks[0].response?.headers["Content-Encoding"] == nil)
     }
@@ -65,10 +67,15 @@ import Testing
 
     @Test func aFormFieldWithAnEmptyNameIsNotReadAsItsValue() {
         // `=token=abc` is a field with an empty name whose value is `token=abc`, not a field `token`.
-        let vinyl = Vinyl(name: "form", tracks: [Track(
-            request: Track.Request(method: "POST", url: URL(string: "https://h.example/login")!,
-                                   headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("=token=abcdef&password=&x=1".utf8)),
-            outcome: .status(200))])
+        let vinyl = Vinyl(
+            name: "form",
+            tracks: [
+                Track(
+                    request: Track.Request(
+                        method: "POST", url: URL(string: "https://h.example/login")!,
+                        headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("=token=abcdef&password=&x=1".utf8)),
+                    outcome: .status(200))
+            ])
         #expect(vinyl.likelySecrets().filter { $0.place.contains("form field") }.isEmpty)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// Vinyl files come from other machines, browsers and proxies: whatever is in them, reading
@@ -61,7 +62,7 @@ struct HostileInputTests {
     }
 
     @Test func aHugeStringBodyReadsWhole() throws {
-        let body = String(repeating: "0123456789abcdef", count: 1 << 20) // 16 MB
+        let body = String(repeating: "0123456789abcdef", count: 1 << 20)  // 16 MB
         let vinyl = try Vinyl(data: Data(track(response: #""status": 200, "headers": {"Content-Type": "text/plain"}, "body": "\#(body)""#).utf8), name: "big")
         #expect(vinyl.tracks[0].response?.body.count == 16 << 20)
     }
@@ -70,7 +71,7 @@ struct HostileInputTests {
 
     @Test func invalidUTF8InAStringNamesLineAndColumn() throws {
         var bytes = Data("{\"tracks\": [\n  {\"request\": {\"url\": \"https://a.example/".utf8)
-        bytes.append(contentsOf: [0xC3, 0x28]) // a lead byte followed by a non-continuation
+        bytes.append(contentsOf: [0xC3, 0x28])  // a lead byte followed by a non-continuation
         bytes.append(contentsOf: Data("\"}, \"response\": {\"status\": 200}}]}".utf8))
         let error = try readError(bytes)
         #expect(error.problem.contains("invalid UTF-8"))
@@ -198,10 +199,12 @@ struct LargeVinylTests {
         var index = 0
         while data.count < kilobytes << 10 {
             if index > 0 { data.append(UInt8(ascii: ",")) }
-            data.append(contentsOf: Data(#"""
-                {"request": {"method": "GET", "url": "https://api.example.com/items/\#(index)?page=\#(index % 7)", "headers": {"Accept": "text/plain"}},
-                 "response": {"status": 200, "headers": {"Content-Type": "text/plain", "X-Index": "\#(index)"}, "body": "\#(body)"}}
-                """#.utf8))
+            data.append(
+                contentsOf: Data(
+                    #"""
+                    {"request": {"method": "GET", "url": "https://api.example.com/items/\#(index)?page=\#(index % 7)", "headers": {"Accept": "text/plain"}},
+                     "response": {"status": 200, "headers": {"Content-Type": "text/plain", "X-Index": "\#(index)"}, "body": "\#(body)"}}
+                    """#.utf8))
             index += 1
         }
         data.append(contentsOf: Data("]}\n".utf8))

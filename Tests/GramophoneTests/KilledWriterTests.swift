@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// A recording is often the only copy of what an API once said. A test process killed while
@@ -111,8 +112,9 @@ struct KilledWriterTests {
         // The next write of the vinyl, once the leftovers are old enough, clears them away.
         #expect(!leftovers.isEmpty, "the mid-write kills left no temporary file")
         for name in leftovers {
-            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -2 * AtomicFile.staleAge)],
-                                                  ofItemAtPath: vinyls.appendingPathComponent(name).path)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -2 * AtomicFile.staleAge)],
+                ofItemAtPath: vinyls.appendingPathComponent(name).path)
         }
         try read.write(to: vinyls.appendingPathComponent("killed.json"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: vinyls.path) == ["killed.json"])
@@ -133,10 +135,10 @@ struct KilledWriterTests {
         let old = Date(timeIntervalSinceNow: -2 * AtomicFile.staleAge)
         let files: [(name: String, modified: Date, removed: Bool)] = [
             (".users.json.\(dead).\(UUID().uuidString).tmp", old, true),
-            (".users.json.\(dead).\(UUID().uuidString).tmp", Date(), false), // perhaps another container, still writing
+            (".users.json.\(dead).\(UUID().uuidString).tmp", Date(), false),  // perhaps another container, still writing
             (".users.json.\(alive).\(UUID().uuidString).tmp", old, false),
-            (".orders.json.\(dead).\(UUID().uuidString).tmp", old, false),   // another vinyl's
-            (".users.json.notes.tmp", old, false),                           // not a name Gramophone writes
+            (".orders.json.\(dead).\(UUID().uuidString).tmp", old, false),  // another vinyl's
+            (".users.json.notes.tmp", old, false),  // not a name Gramophone writes
         ]
         for file in files {
             let path = folder.appendingPathComponent(file.name).path

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import GramophoneTestSupport
+import Testing
+
 @testable import Gramophone
 
 /// An app under UI test plays the vinyl its launch environment names: the test launches a
@@ -34,14 +35,17 @@ struct LaunchEnvironmentTests {
     @Test func theNamedVinylAnswersTheAppsSharedSession() throws {
         let folder = try makeTemporaryFolder(prefix: "gramophone-launch")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let vinyl = Vinyl(name: "onboarding", tracks: [
-            Track("GET https://api.example.com/welcome", .json(#"{"title":"Hello"}"#)),
-            Track("GET https://api.example.com/offline", .error(.notConnectedToInternet)),
-        ])
+        let vinyl = Vinyl(
+            name: "onboarding",
+            tracks: [
+                Track("GET https://api.example.com/welcome", .json(#"{"title":"Hello"}"#)),
+                Track("GET https://api.example.com/offline", .error(.notConnectedToInternet)),
+            ])
         let file = folder.appendingPathComponent("onboarding.json")
         try vinyl.write(to: file)
-        let lines = try launch(["GRAMOPHONE_VINYL_PATH": file.path],
-                               fetching: ["https://api.example.com/welcome", "https://api.example.com/offline", "https://api.example.com/missing"])
+        let lines = try launch(
+            ["GRAMOPHONE_VINYL_PATH": file.path],
+            fetching: ["https://api.example.com/welcome", "https://api.example.com/offline", "https://api.example.com/missing"])
         #expect(lines.prefix(3) == ["installed: yes", #"200 {"title":"Hello"}"#, "ERROR \(URLError.notConnectedToInternet.rawValue)"])
         // A miss fails the request; it never reaches the network.
         #expect(lines.count == 4 && lines.last?.hasPrefix("ERROR") == true)

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -14,10 +16,12 @@ import FoundationNetworking
         var ran = false
     }
 
-    static let vinyl = Vinyl(name: "users", tracks: [
-        Track("GET https://api.example.com/users/42", .json(#"{"id":42}"#)),
-        Track("POST https://api.example.com/users", .json(#"{"id":43}"#, status: 201)),
-    ])
+    static let vinyl = Vinyl(
+        name: "users",
+        tracks: [
+            Track("GET https://api.example.com/users/42", .json(#"{"id":42}"#)),
+            Track("POST https://api.example.com/users", .json(#"{"id":43}"#, status: 201)),
+        ])
 
     enum EntryPoint: String, CaseIterable, Sendable {
         case dataForRequest, dataFromURL, upload, uploadFromFile, download, downloadFromURL, stub

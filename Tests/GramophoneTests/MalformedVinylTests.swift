@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// A bad vinyl is a typed error that names the file, the place and the fix; never a crash.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -20,10 +22,13 @@ import FoundationNetworking
     }
 
     @Test func defaultMatchesMethodAndURL() async throws {
-        let turntable = Turntable(vinyl: Vinyl(name: "users", tracks: [
-            Track("GET https://api.example.com/users", .text("list")),
-            Track("POST https://api.example.com/users", .text("created")),
-        ]))
+        let turntable = Turntable(
+            vinyl: Vinyl(
+                name: "users",
+                tracks: [
+                    Track("GET https://api.example.com/users", .text("list")),
+                    Track("POST https://api.example.com/users", .text("created")),
+                ]))
         #expect(try await body(turntable, request("POST", "https://api.example.com/users")) == "created")
         #expect(try await body(turntable, request("GET", "https://api.example.com/users")) == "list")
         await #expect(throws: TurntableError.self) { try await turntable.data(for: request("DELETE", "https://api.example.com/users")) }
@@ -50,9 +55,12 @@ import FoundationNetworking
             "path": "https://api.example.com/x?a=1&b=2",
             "query": "https://api.example.com/x?a=1&b=2",
         ][matcher.description]!
-        let turntable = Turntable(vinyl: Vinyl(name: "parts", tracks: [
-            Track(request: Track.Request(url: URL(string: recorded)!), outcome: .text("hit")),
-        ]), matching: .attributes([matcher]))
+        let turntable = Turntable(
+            vinyl: Vinyl(
+                name: "parts",
+                tracks: [
+                    Track(request: Track.Request(url: URL(string: recorded)!), outcome: .text("hit"))
+                ]), matching: .attributes([matcher]))
         #expect(try await body(turntable, request("GET", hit)) == "hit", "\(matcher) should match \(hit)")
         await #expect(throws: TurntableError.self, "\(matcher) should not match \(miss)") { try await turntable.data(for: request("GET", miss)) }
     }
@@ -82,10 +90,13 @@ import FoundationNetworking
     }
 
     @Test func nonJSONBodiesMustBeEqualBytes() async throws {
-        let turntable = Turntable(vinyl: Vinyl(name: "b", tracks: [
-            Track(Track.Request("POST https://e.com/x").body(Data("a=1&b=2".utf8), contentType: "application/x-www-form-urlencoded"), .text("form")),
-            Track(Track.Request("POST https://e.com/x").body(Data("plain".utf8)), .text("plain")),
-        ]), matching: .attributes([.method, .url, .body]))
+        let turntable = Turntable(
+            vinyl: Vinyl(
+                name: "b",
+                tracks: [
+                    Track(Track.Request("POST https://e.com/x").body(Data("a=1&b=2".utf8), contentType: "application/x-www-form-urlencoded"), .text("form")),
+                    Track(Track.Request("POST https://e.com/x").body(Data("plain".utf8)), .text("plain")),
+                ]), matching: .attributes([.method, .url, .body]))
         #expect(try await body(turntable, request("POST", "https://e.com/x", headers: ["Content-Type": "application/x-www-form-urlencoded"], body: "b=2&a=1")) == "form")
         #expect(try await body(turntable, request("POST", "https://e.com/x", body: "plain")) == "plain")
         await #expect(throws: TurntableError.self) { try await turntable.data(for: request("POST", "https://e.com/x", body: "Plain")) }
@@ -95,10 +106,13 @@ import FoundationNetworking
         let version = Matcher.custom("api version") { live, recorded in
             live.headers["Accept"]?.contains("v2") == recorded.headers["Accept"]?.contains("v2")
         }
-        let turntable = Turntable(vinyl: Vinyl(name: "c", tracks: [
-            Track(Track.Request("GET https://e.com/x").header("Accept", "application/vnd.e.v1+json"), .text("v1")),
-            Track(Track.Request("GET https://e.com/x").header("Accept", "application/vnd.e.v2+json"), .text("v2")),
-        ]), matching: .attributes([.method, .url, version]))
+        let turntable = Turntable(
+            vinyl: Vinyl(
+                name: "c",
+                tracks: [
+                    Track(Track.Request("GET https://e.com/x").header("Accept", "application/vnd.e.v1+json"), .text("v1")),
+                    Track(Track.Request("GET https://e.com/x").header("Accept", "application/vnd.e.v2+json"), .text("v2")),
+                ]), matching: .attributes([.method, .url, version]))
         #expect(try await body(turntable, request("GET", "https://e.com/x", headers: ["Accept": "application/vnd.e.v2+json; q=1"])) == "v2")
         #expect(try await body(turntable, request("GET", "https://e.com/x", headers: ["Accept": "application/vnd.e.v1+json"])) == "v1")
     }
@@ -121,10 +135,13 @@ import FoundationNetworking
     }
 
     @Test func trackOrderGivesTheNthTrackToTheNthRequest() async throws {
-        let turntable = Turntable(vinyl: Vinyl(name: "o", tracks: [
-            Track("GET https://e.com/a", .text("first")),
-            Track("GET https://e.com/b", .text("second")),
-        ]), matching: .trackOrder())
+        let turntable = Turntable(
+            vinyl: Vinyl(
+                name: "o",
+                tracks: [
+                    Track("GET https://e.com/a", .text("first")),
+                    Track("GET https://e.com/b", .text("second")),
+                ]), matching: .trackOrder())
         #expect(try await body(turntable, request("GET", "https://e.com/anything")) == "first")
         #expect(try await body(turntable, request("POST", "https://e.com/else")) == "second")
         do {
@@ -148,10 +165,13 @@ import FoundationNetworking
     @Test func missReportNamesTheVinylTheNearestTrackAndTheDifferingField() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try Vinyl(name: "users", tracks: [
-            Track("GET https://api.example.com/users?page=1", .json("[]")),
-            Track("POST https://api.example.com/sessions", .json("{}")),
-        ]).write(to: folder.appendingPathComponent("users.json"))
+        try Vinyl(
+            name: "users",
+            tracks: [
+                Track("GET https://api.example.com/users?page=1", .json("[]")),
+                Track("POST https://api.example.com/sessions", .json("{}")),
+            ]
+        ).write(to: folder.appendingPathComponent("users.json"))
         let turntable = try Turntable(vinylNamed: "users", from: .folder(folder))
         do {
             _ = try await turntable.data(for: request("GET", "https://api.example.com/users?page=2"))
@@ -191,7 +211,8 @@ import FoundationNetworking
         let a = Track.Request(url: try #require(URL(string: urls.0))), b = Track.Request(method: "GET", url: try #require(URL(string: urls.1)))
         let aParts = RequestParts(a), bParts = RequestParts(b)
         for matcher in [Matcher.method, .url, .scheme, .host, .port, .path, .query] {
-            #expect(matcher.matches(live: a, liveParts: aParts, recorded: b, recordedParts: bParts)
+            #expect(
+                matcher.matches(live: a, liveParts: aParts, recorded: b, recordedParts: bParts)
                     == (matcher.keyComponent(aParts) == matcher.keyComponent(bParts)), "\(matcher)")
         }
     }

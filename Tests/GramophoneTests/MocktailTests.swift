@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+
+@testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import Gramophone
 
 /// Mocktail `.tail` folders answer requests as Mocktail does: regex matching, the longest
 /// URL pattern wins, base64 bodies, `{{ key }}` placeholders.

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// A miss report's nearest track comes from `NearestTrackIndex`, which ranks only the tracks
@@ -10,13 +11,17 @@ import Testing
     /// every tier of the index and every tie is reached; plus URLs whose parts could print alike
     /// (IPv6, decoded hosts, relative), which the index judges with the matchers.
     static let methods = ["GET", "POST", "get", "DELETE"]
-    static let bases = ["https://api.example.com", "https://API.example.com:443", "http://api.example.com", "https://other.example.com",
-                        "https://api.example.com:8443", "http://[::1]:8080", "https://a%3A1"]
+    static let bases = [
+        "https://api.example.com", "https://API.example.com:443", "http://api.example.com", "https://other.example.com",
+        "https://api.example.com:8443", "http://[::1]:8080", "https://a%3A1",
+    ]
     static let paths = ["", "/", "/users", "/users/42", "/a;b", "/%C3%A9"]
     static let queries = ["", "?", "?page=1", "?page=2", "?b=2&a=1", "?a=1&b=2", "?a%3Db", "?flag", "#frag", "?page=1#x"]
     static let odd = ["=/", "//=", "users/42", "?x=1"]
-    static let matchers: [Matcher] = [.method, .url, .scheme, .host, .port, .path, .query, .body, .headers("Accept"),
-                                      .custom("same body size") { $0.body.count == $1.body.count }]
+    static let matchers: [Matcher] = [
+        .method, .url, .scheme, .host, .port, .path, .query, .body, .headers("Accept"),
+        .custom("same body size") { $0.body.count == $1.body.count },
+    ]
 
     struct Generator {
         var state: UInt64
@@ -55,7 +60,9 @@ import Testing
                 let allParts = tracks.map { RequestParts($0.request) }
                 let scanned = MissReport.nearestByScan(to: live, parts: liveParts, in: tracks, parts: allParts, judges: judges)
                 let indexed = index.firstNearest(to: live, parts: liveParts, judges: judges)
-                #expect(indexed == scanned, "\(live.method) \(live.url.absoluteString), matching \(strategy.map(\.description)), tracks \(tracks.map { "\($0.request.method) \($0.request.url.absoluteString)" })")
+                #expect(
+                    indexed == scanned,
+                    "\(live.method) \(live.url.absoluteString), matching \(strategy.map(\.description)), tracks \(tracks.map { "\($0.request.method) \($0.request.url.absoluteString)" })")
                 // The report may name another track of the same score that differs in fewer places.
                 if let scanned, let reported = index.nearest(to: live, matchers: strategy) {
                     let score = { (position: Int) in MissReport.score(of: tracks[position].request, allParts[position], against: live, liveParts, judges: judges) }

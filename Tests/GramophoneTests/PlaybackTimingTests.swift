@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -14,10 +16,12 @@ struct PlaybackTimingTests {
     /// `early` was asked first and finished first (t+0.3 s); `late` was asked 1 s later and
     /// took only 0.02 s, so it finished at t+1.02 s. Wide gaps keep the order clear on a busy machine.
     static var vinyl: Vinyl {
-        Vinyl(name: "timing", tracks: [
-            Track(request: "GET https://api.example.com/early", response: Track.Response(body: Data("early".utf8)), recordedAt: start, duration: 0.3),
-            Track(request: "GET https://api.example.com/late", response: Track.Response(body: Data("late".utf8)), recordedAt: start.addingTimeInterval(1), duration: 0.02),
-        ])
+        Vinyl(
+            name: "timing",
+            tracks: [
+                Track(request: "GET https://api.example.com/early", response: Track.Response(body: Data("early".utf8)), recordedAt: start, duration: 0.3),
+                Track(request: "GET https://api.example.com/late", response: Track.Response(body: Data("late".utf8)), recordedAt: start.addingTimeInterval(1), duration: 0.02),
+            ])
     }
 
     /// Asks for `late` and then `early` at once; returns the order the answers came back in.
@@ -95,7 +99,11 @@ struct PlaybackTimingTests {
             for url in [Self.late, Self.early] {
                 turntable.dataTask(with: url) { data, _, _ in
                     order.withLock { $0.append(String(decoding: data ?? Data(), as: UTF8.self)) }
-                    if remaining.withLock({ $0 -= 1; return $0 }) == 0 { continuation.resume() }
+                    if remaining.withLock({
+                        $0 -= 1; return $0
+                    }) == 0 {
+                        continuation.resume()
+                    }
                 }.resume()
             }
         }

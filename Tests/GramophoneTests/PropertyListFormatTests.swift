@@ -1,15 +1,19 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// Property-list vinyls: the native structure with bodies as `<data>`, byte-exact.
 @Suite struct PropertyListFormatTests {
     @Test func bodiesAreDataAndComeBackByteExact() throws {
         let bytes = Data((0...255).map(UInt8.init))
-        let vinyl = Vinyl(name: "bytes", tracks: [
-            Track(Track.Request(method: "PUT", url: URL(string: "https://a.example/upload?x=1")!, headers: ["Content-Type": "text/plain"], body: bytes),
-                  .data(bytes, contentType: "text/plain")),
-        ])
+        let vinyl = Vinyl(
+            name: "bytes",
+            tracks: [
+                Track(
+                    Track.Request(method: "PUT", url: URL(string: "https://a.example/upload?x=1")!, headers: ["Content-Type": "text/plain"], body: bytes),
+                    .data(bytes, contentType: "text/plain"))
+            ])
         let data = try vinyl.encoded(as: .plist)
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("<data>"))

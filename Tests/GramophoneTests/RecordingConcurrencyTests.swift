@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import GramophoneTestSupport
+import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import GramophoneTestSupport
+import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -33,7 +35,9 @@ struct RecordingModeTests {
         #expect((try? Recording(mode: .newEpisodes, environment: ["CI": "1"]).resolvedMode()) == .newEpisodes)
     }
 
-    @Test(arguments: [("never", RecordMode.never), ("none", .never), (" Never ", .never), ("once", .once), ("new_episodes", .newEpisodes), ("new-episodes", .newEpisodes), ("ALL", .all), (" all ", .all)])
+    @Test(arguments: [
+        ("never", RecordMode.never), ("none", .never), (" Never ", .never), ("once", .once), ("new_episodes", .newEpisodes), ("new-episodes", .newEpisodes), ("ALL", .all), (" all ", .all),
+    ])
     func environmentVariableOverridesTheMode(value: String, expected: RecordMode) {
         #expect((try? Recording(mode: .once, environment: ["GRAMOPHONE_RECORD_MODE": value]).resolvedMode()) == expected)
         #expect((try? Recording(environment: ["GRAMOPHONE_RECORD_MODE": value, "CI": "1"]).resolvedMode()) == expected)
@@ -202,8 +206,9 @@ struct RecordingModeTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let session = CountingSession()
         do {
-            let turntable = try Turntable(vinylNamed: "filtered", from: .folder(folder),
-                                          recording: Recording(mode: .newEpisodes, session: session, hosts: ["api.example.com"], environment: [:]))
+            let turntable = try Turntable(
+                vinylNamed: "filtered", from: .folder(folder),
+                recording: Recording(mode: .newEpisodes, session: session, hosts: ["api.example.com"], environment: [:]))
             var request = URLRequest(url: Self.url(base, "/headers"))
             request.setValue("Bearer pass-through-token", forHTTPHeaderField: "Authorization")
             let (data, response) = try await turntable.data(for: request)

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import GramophoneTestSupport
+import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -22,7 +24,9 @@ struct RecordingRoundTripTests {
         return [
             Exchange(name: "GET with query", request: RecordingFixtures.request("GET", url("/get?q=swift&page=2"))),
             Exchange(name: "POST JSON", request: RecordingFixtures.request("POST", url("/post"), headers: ["Content-Type": "application/json"], body: Data(#"{"name":"gramophone","tracks":3}"#.utf8))),
-            Exchange(name: "POST form", request: RecordingFixtures.request("POST", url("/post"), headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("artist=Nina+Simone&year=1965".utf8))),
+            Exchange(
+                name: "POST form",
+                request: RecordingFixtures.request("POST", url("/post"), headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("artist=Nina+Simone&year=1965".utf8))),
             Exchange(name: "PUT text", request: RecordingFixtures.request("PUT", url("/put"), headers: ["Content-Type": "text/plain; charset=utf-8"], body: Data("hello vinyl".utf8))),
             Exchange(name: "DELETE", request: RecordingFixtures.request("DELETE", url("/delete"))),
             Exchange(name: "PNG", request: RecordingFixtures.request("GET", url("/image/png"))),
@@ -43,7 +47,8 @@ struct RecordingRoundTripTests {
 
         var live: [(data: Data, response: HTTPURLResponse)] = []
         do {
-            let recorder = try Turntable(vinylNamed: "roundtrip", from: .folder(folder), matching: Self.byBody, recording: Recording(mode: .newEpisodes, environment: RecordingFixtures.localEnvironment))
+            let recorder = try Turntable(
+                vinylNamed: "roundtrip", from: .folder(folder), matching: Self.byBody, recording: Recording(mode: .newEpisodes, environment: RecordingFixtures.localEnvironment))
             for exchange in exchanges {
                 let (data, response) = try await recorder.data(for: exchange.request)
                 live.append((data, try #require(response as? HTTPURLResponse, "\(exchange.name)")))
@@ -54,7 +59,8 @@ struct RecordingRoundTripTests {
 
         // The server is not used again: a session that counts calls proves it.
         let offline = OfflineSession()
-        let player = try Turntable(vinylNamed: "roundtrip", from: .folder(folder), matching: Self.byBody, recording: Recording(mode: .never, session: offline, environment: RecordingFixtures.localEnvironment))
+        let player = try Turntable(
+            vinylNamed: "roundtrip", from: .folder(folder), matching: Self.byBody, recording: Recording(mode: .never, session: offline, environment: RecordingFixtures.localEnvironment))
         for (exchange, seen) in zip(exchanges, live) {
             let (data, response) = try await player.data(for: exchange.request)
             let replayed = try #require(response as? HTTPURLResponse)

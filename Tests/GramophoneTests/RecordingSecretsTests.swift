@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import GramophoneTestSupport
+import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -33,16 +35,20 @@ struct RecordingSecretsTests {
 
         let requests = [
             // URL query and headers; httpbin echoes all of them in its body.
-            RecordingFixtures.request("GET", URL(string: "\(base)/anything/search?q=jazz&access_token=\(s[0])&api_key=\(s[1])&key=\(googleKey)")!,
-                                      headers: ["Authorization": "Bearer \(s[2])", "X-Api-Key": s[3], "Cookie": "sid=\(s[4])"]),
+            RecordingFixtures.request(
+                "GET", URL(string: "\(base)/anything/search?q=jazz&access_token=\(s[0])&api_key=\(s[1])&key=\(googleKey)")!,
+                headers: ["Authorization": "Bearer \(s[2])", "X-Api-Key": s[3], "Cookie": "sid=\(s[4])"]),
             // An OAuth 2 token request's form body.
-            RecordingFixtures.request("POST", URL(string: "\(base)/anything/oauth/token")!, headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                      body: Data("grant_type=password&username=ada&password=\(s[5])&client_id=app&client_secret=\(s[6])".utf8)),
+            RecordingFixtures.request(
+                "POST", URL(string: "\(base)/anything/oauth/token")!, headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                body: Data("grant_type=password&username=ada&password=\(s[5])&client_id=app&client_secret=\(s[6])".utf8)),
             // A JSON body with credentials at depth.
-            RecordingFixtures.request("POST", URL(string: "\(base)/anything/login")!, headers: ["Content-Type": "application/json"],
-                                      body: Data(#"{"user":{"name":"ada","credentials":{"password":"\#(s[7])"}},"devices":[{"refresh_token":"\#(s[8])","id_token":"\#(s[9])"}]}"#.utf8)),
+            RecordingFixtures.request(
+                "POST", URL(string: "\(base)/anything/login")!, headers: ["Content-Type": "application/json"],
+                body: Data(#"{"user":{"name":"ada","credentials":{"password":"\#(s[7])"}},"devices":[{"refresh_token":"\#(s[8])","id_token":"\#(s[9])"}]}"#.utf8)),
             // A Location header carrying a presigned S3 URL.
-            RecordingFixtures.request("GET", URL(string: "\(base)/response-headers?Location=\(Self.encoded(Self.presignedURL(base: "https://bucket.s3.amazonaws.com/report.pdf", signature: signatures[0], keyID: keyID)))")!),
+            RecordingFixtures.request(
+                "GET", URL(string: "\(base)/response-headers?Location=\(Self.encoded(Self.presignedURL(base: "https://bucket.s3.amazonaws.com/report.pdf", signature: signatures[0], keyID: keyID)))")!),
             // A redirect to a presigned URL, followed: the final URL and the echo carry the signature.
             RecordingFixtures.request("GET", URL(string: "\(base)/redirect-to?url=\(Self.encoded(Self.presignedURL(base: "\(base)/get", signature: signatures[1], keyID: keyID)))")!),
             // A session token in the query, set as a cookie by the server and echoed back.
@@ -75,8 +81,9 @@ struct RecordingSecretsTests {
         #expect(onDisk.contains("REDACTED") && onDisk.contains(Redaction.placeholder))
 
         let offline = OfflineSession()
-        let player = try Turntable(vinylNamed: "secrets", from: .folder(folder), matching: matching,
-                                   recording: Recording(mode: .never, session: offline, environment: RecordingFixtures.localEnvironment))
+        let player = try Turntable(
+            vinylNamed: "secrets", from: .folder(folder), matching: matching,
+            recording: Recording(mode: .never, session: offline, environment: RecordingFixtures.localEnvironment))
         for request in requests {
             let (_, response) = try await player.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(request.url!)")

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import GramophoneTestSupport
+import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -40,9 +42,13 @@ struct RedactionTests {
     }
 
     @Test func defaultRemovesCredentialHeadersOnBothSides() {
-        let track = Track(request: Track.Request(method: "GET", url: URL(string: "https://api.example.com/me")!,
-                                                 headers: ["Authorization": "Basic dXNlcjpwYXNz", "Proxy-Authorization": "Basic cHJveHk6cHc=", "Cookie": "sid=abcdef123", "X-API-Key": "k-123456", "X-Auth-Token": "t-123456", "Accept": "*/*"]),
-                          response: Track.Response(headers: ["Set-Cookie": "sid=abcdef123; Path=/", "Content-Type": "text/plain"], body: Data("your session is abcdef123".utf8)))
+        let track = Track(
+            request: Track.Request(
+                method: "GET", url: URL(string: "https://api.example.com/me")!,
+                headers: [
+                    "Authorization": "Basic dXNlcjpwYXNz", "Proxy-Authorization": "Basic cHJveHk6cHc=", "Cookie": "sid=abcdef123", "X-API-Key": "k-123456", "X-Auth-Token": "t-123456", "Accept": "*/*",
+                ]),
+            response: Track.Response(headers: ["Set-Cookie": "sid=abcdef123; Path=/", "Content-Type": "text/plain"], body: Data("your session is abcdef123".utf8)))
         let redacted = Redaction.default.redact(track)
         #expect(redacted.request.headers.fields.map(\.name) == ["Accept"])
         #expect(redacted.response?.headers.fields.map(\.name) == ["Content-Type"])
@@ -53,8 +59,9 @@ struct RedactionTests {
     /// Redaction fuzz target: a removed value repeated in another request header (a proxy's
     /// copy of the credential) was kept there, though the response's headers were scrubbed.
     @Test func aRemovedValueIsScrubbedFromTheRequestsOtherHeaders() {
-        let request = Track.Request(method: "GET", url: URL(string: "https://api.example.com/me")!,
-                                    headers: ["Authorization": "Bearer abc12345", "X-Forwarded-Credential": "Bearer abc12345", "X-Trace": "token abc12345"])
+        let request = Track.Request(
+            method: "GET", url: URL(string: "https://api.example.com/me")!,
+            headers: ["Authorization": "Bearer abc12345", "X-Forwarded-Credential": "Bearer abc12345", "X-Trace": "token abc12345"])
         let redacted = Redaction.default.redact(request)
         #expect(redacted.headers.fields.map(\.name) == ["X-Forwarded-Credential", "X-Trace"])
         #expect(redacted.headers["X-Forwarded-Credential"] == Redaction.placeholder)
@@ -67,8 +74,9 @@ struct RedactionTests {
     /// its bytes stayed in the track.
     @Test(arguments: ["tok3nSecret\u{301}", "\u{301}tok3nSecret", "tok3nSecrete\u{301}x"])
     func aSecretNextToACombiningMarkIsStillScrubbed(_ echoed: String) {
-        let track = Track(request: Track.Request(method: "GET", url: URL(string: "https://api.example.com/me")!, headers: ["X-Api-Key": "tok3nSecret"]),
-                          response: Track.Response(headers: ["Content-Type": "text/plain"], body: Data("key: \(echoed)".utf8)))
+        let track = Track(
+            request: Track.Request(method: "GET", url: URL(string: "https://api.example.com/me")!, headers: ["X-Api-Key": "tok3nSecret"]),
+            response: Track.Response(headers: ["Content-Type": "text/plain"], body: Data("key: \(echoed)".utf8)))
         let body = Redaction.default.redact(track).response?.body ?? Data()
         #expect(body.range(of: Data("tok3nSecret".utf8)) == nil, "\(String(decoding: body, as: UTF8.self))")
     }
@@ -76,8 +84,9 @@ struct RedactionTests {
     /// Redaction fuzz target: a removed value that is part of the placeholder (`ted>`) was
     /// scrubbed out of placeholders already there, so each redaction changed the track again.
     @Test func redactingTwiceChangesNothingMore() {
-        let track = Track(request: Track.Request(method: "GET", url: URL(string: "https://api.example.com/me")!, headers: ["Cookie": "a=ted>"]),
-                          response: Track.Response(headers: ["Location": "/x?token=\(Redaction.placeholder)", "X-Echo": "a=ted> seen"]))
+        let track = Track(
+            request: Track.Request(method: "GET", url: URL(string: "https://api.example.com/me")!, headers: ["Cookie": "a=ted>"]),
+            response: Track.Response(headers: ["Location": "/x?token=\(Redaction.placeholder)", "X-Echo": "a=ted> seen"]))
         let once = Redaction.default.redact(track)
         #expect(once.response?.headers["Location"] == "/x?token=\(Redaction.placeholder)")
         #expect(once.response?.headers["X-Echo"] == "\(Redaction.placeholder) seen")
@@ -86,8 +95,10 @@ struct RedactionTests {
 
     // Names that carry credentials wherever the telling word sits, in any case or separator;
     // names that only resemble them stay (the search is on UTF-8 bytes, not NSString).
-    @Test(arguments: ["X-Api-Key", "api_key", "APIKEY", "X-Client-Secret", "Secret", "X-Password-Hash", "x_auth_token", "token",
-                      "X-Auth-User", "Proxy-Auth", "Set-Cookie", "X-ÜBER-SECRET"])
+    @Test(arguments: [
+        "X-Api-Key", "api_key", "APIKEY", "X-Client-Secret", "Secret", "X-Password-Hash", "x_auth_token", "token",
+        "X-Auth-User", "Proxy-Auth", "Set-Cookie", "X-ÜBER-SECRET",
+    ])
     func credentialHeaderNamesAreRecognised(_ name: String) {
         #expect(SensitiveNames.isSensitiveHeader(name))
     }
@@ -129,8 +140,9 @@ struct RedactionTests {
     }
 
     @Test func jsonKeysAreRemovedOrReplacedAtAnyDepth() throws {
-        let track = Track(request: Track.Request("POST https://api.example.com/login").json(#"{"user":{"name":"ada","password":"hunter22"},"remember":true}"#),
-                          outcome: .json(#"{"items":[{"token":"abcd-efgh","id":1}],"echo":"password was hunter22"}"#))
+        let track = Track(
+            request: Track.Request("POST https://api.example.com/login").json(#"{"user":{"name":"ada","password":"hunter22"},"remember":true}"#),
+            outcome: .json(#"{"items":[{"token":"abcd-efgh","id":1}],"echo":"password was hunter22"}"#))
         let redacted = (Redaction.jsonKeys(removing: ["Password"]) + .jsonKeys(replacing: ["token": "T"])).redact(track)
         #expect(String(decoding: redacted.request.body, as: UTF8.self) == #"{"user":{"name":"ada"},"remember":true}"#)
         #expect(String(decoding: try #require(redacted.response).body, as: UTF8.self) == #"{"items":[{"token":"T","id":1}],"echo":"password was <redacted>"}"#)
@@ -146,19 +158,21 @@ struct RedactionTests {
     }
 
     @Test func hooksRunAfterEveryFilter() throws {
-        let track = Track(request: Track.Request("POST https://api.example.com/x").json(#"{"n":"1"}"#),
-                          response: Track.Response(headers: ["Content-Type": "application/json", "Content-Length": "9", "Date": "today"], body: Data(#"{"m":"2"}"#.utf8)))
-        let redaction = Redaction.beforeRecordRequest { request in
-            var copy = request
-            copy.headers["X-Seen-Body"] = String(decoding: copy.body, as: UTF8.self)
-            return copy
-        } + .jsonKeys(replacing: ["n": "one", "m": "two-more"])
-          + .beforeRecordResponse { response, request in
-              var copy = response
-              copy.headers["Date"] = nil
-              copy.headers["X-Request-Body"] = String(decoding: request.body, as: UTF8.self)
-              return copy
-          }
+        let track = Track(
+            request: Track.Request("POST https://api.example.com/x").json(#"{"n":"1"}"#),
+            response: Track.Response(headers: ["Content-Type": "application/json", "Content-Length": "9", "Date": "today"], body: Data(#"{"m":"2"}"#.utf8)))
+        let redaction =
+            Redaction.beforeRecordRequest { request in
+                var copy = request
+                copy.headers["X-Seen-Body"] = String(decoding: copy.body, as: UTF8.self)
+                return copy
+            } + .jsonKeys(replacing: ["n": "one", "m": "two-more"])
+            + .beforeRecordResponse { response, request in
+                var copy = response
+                copy.headers["Date"] = nil
+                copy.headers["X-Request-Body"] = String(decoding: request.body, as: UTF8.self)
+                return copy
+            }
         let redacted = redaction.redact(track)
         #expect(redacted.request.headers["X-Seen-Body"] == #"{"n":"one"}"#, "the hook saw the filtered body though listed first")
         let response = try #require(redacted.response)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// Plain URLs are taken apart without URLComponents on the replay path; matching must not
@@ -10,8 +11,9 @@ import Testing
         let scheme = (components.scheme ?? "").lowercased()
         let port = components.port == RequestParts.defaultPort(for: scheme) ? nil : components.port
         let path = components.percentEncodedPath.isEmpty ? "/" : components.percentEncodedPath
-        return RequestParts(method: "GET", scheme: scheme, host: (components.host ?? "").lowercased(), port: port, path: path,
-                            query: (components.queryItems ?? []).map { .init(name: $0.name, value: $0.value) }.sorted())
+        return RequestParts(
+            method: "GET", scheme: scheme, host: (components.host ?? "").lowercased(), port: port, path: path,
+            query: (components.queryItems ?? []).map { .init(name: $0.name, value: $0.value) }.sorted())
     }
 
     @Test(arguments: [

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// `gramophone scan`, run as the built binary the way CI runs it.
@@ -40,14 +41,16 @@ struct ScanCommandTests {
         let result = try Self.run(["scan", file])
         #expect(result.status == 1)
         let lines = result.out.split(separator: "\n").map(String.init)
-        for expected in ["track #0 (GET https://api.example.com/v1/me): request.headers \"Authorization\"",
-                         "track #0 (GET https://api.example.com/v1/me): request.url query \"access_token\"",
-                         "track #0 (GET https://api.example.com/v1/me): response.headers \"Set-Cookie\"",
-                         "track #1 (POST https://api.example.com/v1/login): request.headers \"X-Api-Key\"",
-                         "track #1 (POST https://api.example.com/v1/login): request.body JSON \"user.password\"",
-                         "track #1 (POST https://api.example.com/v1/login): response.body JSON \"access_token\"",
-                         "track #2 (POST https://auth.example.com/oauth/token): request.body form field \"client_secret\"",
-                         "track #2 (POST https://auth.example.com/oauth/token): response.body JSON \"note\": looks like a bearer token"] {
+        for expected in [
+            "track #0 (GET https://api.example.com/v1/me): request.headers \"Authorization\"",
+            "track #0 (GET https://api.example.com/v1/me): request.url query \"access_token\"",
+            "track #0 (GET https://api.example.com/v1/me): response.headers \"Set-Cookie\"",
+            "track #1 (POST https://api.example.com/v1/login): request.headers \"X-Api-Key\"",
+            "track #1 (POST https://api.example.com/v1/login): request.body JSON \"user.password\"",
+            "track #1 (POST https://api.example.com/v1/login): response.body JSON \"access_token\"",
+            "track #2 (POST https://auth.example.com/oauth/token): request.body form field \"client_secret\"",
+            "track #2 (POST https://auth.example.com/oauth/token): response.body JSON \"note\": looks like a bearer token",
+        ] {
             #expect(lines.contains { $0.hasPrefix(file + ": " + expected) }, "missing: \(expected)")
         }
         // The report does not repeat the secrets it found.

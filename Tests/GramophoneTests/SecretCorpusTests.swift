@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// The one list of rules behind `gramophone scan` and the recorder, against realistic token
@@ -49,26 +50,33 @@ struct SecretCorpusTests {
         "sk-learn-compatibility-matrix-2024", "skeleton-key-handbook-v2", "ghost_protocol_chapter_12", "AKIA-style keys start with AKIA",
         "Use a bearer token in the Authorization header", "bearer", "xoxo-hugs-and-kisses", "eyJ0eXAi", "github_page_link",
         "akia0123456789abcdef", "ASIAN_MARKETS_2024_Q3_REPORT", "sk_live", "rk_live_", "AIzaShort", "ghp_short",
-        "0x71C7656EC7ab88b098defB751B7401B5f6d8976F", "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA", "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
+        "0x71C7656EC7ab88b098defB751B7401B5f6d8976F", "MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA",
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==",
     ]
 
     /// Each value planted where a non-secret name holds it, in every part of a track.
     static func planted(_ value: String) -> Vinyl {
         let query = value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value
         let body = JSONWriter.compact(.object([("note", .string(value)), ("items", .array([.object([("value", .string(value))])]))]))
-        return Vinyl(name: "corpus", tracks: [
-            Track(request: Track.Request(method: "GET", url: URL(string: "https://api.example.com/v1/search?q=\(query)")!, headers: ["X-Debug": value]),
-                  response: Track.Response(headers: ["Content-Type": "application/json"], body: Data(body))),
-            Track(request: Track.Request(method: "POST", url: URL(string: "https://api.example.com/v1/notes")!, headers: ["Content-Type": "text/plain"], body: Data("note: \(value)\n".utf8)),
-                  response: Track.Response(headers: ["Content-Type": "text/plain"], body: Data(value.utf8))),
-        ])
+        return Vinyl(
+            name: "corpus",
+            tracks: [
+                Track(
+                    request: Track.Request(method: "GET", url: URL(string: "https://api.example.com/v1/search?q=\(query)")!, headers: ["X-Debug": value]),
+                    response: Track.Response(headers: ["Content-Type": "application/json"], body: Data(body))),
+                Track(
+                    request: Track.Request(method: "POST", url: URL(string: "https://api.example.com/v1/notes")!, headers: ["Content-Type": "text/plain"], body: Data("note: \(value)\n".utf8)),
+                    response: Track.Response(headers: ["Content-Type": "text/plain"], body: Data(value.utf8))),
+            ])
     }
 
     @Test(arguments: tokens)
     func everyTokenShapeIsFoundWherever(_ kind: String, _ token: String) {
         let findings = Self.planted(token).likelySecrets()
-        for place in ["request.url query \"q\"", "request.headers \"X-Debug\"", "response.body JSON \"note\"", "response.body JSON \"items[0].value\"",
-                      "request.body", "response.body"] {
+        for place in [
+            "request.url query \"q\"", "request.headers \"X-Debug\"", "response.body JSON \"note\"", "response.body JSON \"items[0].value\"",
+            "request.body", "response.body",
+        ] {
             #expect(findings.contains { $0.place == place }, "\(kind) not found at \(place): \(findings)")
         }
         // The report masks what it found.
@@ -95,10 +103,14 @@ struct SecretCorpusTests {
         let secret = "s3cr3t-" + Self.run(16, seed: 30)
         var tracks: [Track] = []
         for name in ["access_token", "Refresh-Token", "client_secret", "password", "api_key", "session", "X-Amz-Signature", "sig", "auth"] {
-            tracks.append(Track(request: Track.Request(method: "POST", url: URL(string: "https://api.example.com/x?\(name)=\(secret)&q=1")!,
-                                                       headers: ["X-Api-Key": secret, "Content-Type": "application/x-www-form-urlencoded"], body: Data("a=1&\(name)=\(secret)".utf8)),
-                                response: Track.Response(headers: ["Content-Type": "application/json", "Location": "https://cdn.example.com/f?\(name)=\(secret)"],
-                                                         body: Data(#"{"deep":[{"\#(name)":"\#(secret)"}],"link":"https://cdn.example.com/f?\#(name)=\#(secret)"}"#.utf8))))
+            tracks.append(
+                Track(
+                    request: Track.Request(
+                        method: "POST", url: URL(string: "https://api.example.com/x?\(name)=\(secret)&q=1")!,
+                        headers: ["X-Api-Key": secret, "Content-Type": "application/x-www-form-urlencoded"], body: Data("a=1&\(name)=\(secret)".utf8)),
+                    response: Track.Response(
+                        headers: ["Content-Type": "application/json", "Location": "https://cdn.example.com/f?\(name)=\(secret)"],
+                        body: Data(#"{"deep":[{"\#(name)":"\#(secret)"}],"link":"https://cdn.example.com/f?\#(name)=\#(secret)"}"#.utf8))))
         }
         let vinyl = Vinyl(name: "named", tracks: tracks)
         let before = vinyl.likelySecrets()

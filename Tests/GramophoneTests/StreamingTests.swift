@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import GramophoneTestSupport
+import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -13,8 +15,9 @@ struct StreamingTests {
     /// A recording Turntable writing into a fresh folder, and that folder.
     static func recorder(_ name: String, limit: StreamLimit = StreamLimit()) throws -> (Turntable, URL) {
         let folder = try TestFiles.temporaryFolder()
-        let turntable = try Turntable(vinylNamed: name, from: .folder(folder),
-                                      recording: Recording(mode: .once, streamLimit: limit, environment: RecordingFixtures.localEnvironment))
+        let turntable = try Turntable(
+            vinylNamed: name, from: .folder(folder),
+            recording: Recording(mode: .once, streamLimit: limit, environment: RecordingFixtures.localEnvironment))
         return (turntable, folder)
     }
 
@@ -346,10 +349,10 @@ struct StreamingTests {
 
     @Test func chunksThatAreNotTheBodyAreRefusedWithTheirPlace() throws {
         let json = #"""
-        {"tracks": [{"request": {"url": "https://example.com/s"},
-                     "response": {"status": 200, "headers": {"Content-Type": "text/event-stream"}, "body": "data: 1\n\n",
-                                  "stream": {"chunks": [{"offsetMs": 0, "text": "data: 2\n\n"}], "end": "finished"}}}]}
-        """#
+            {"tracks": [{"request": {"url": "https://example.com/s"},
+                         "response": {"status": 200, "headers": {"Content-Type": "text/event-stream"}, "body": "data: 1\n\n",
+                                      "stream": {"chunks": [{"offsetMs": 0, "text": "data: 2\n\n"}], "end": "finished"}}}]}
+            """#
         let error = #expect(throws: VinylError.self) { try Vinyl(data: Data(json.utf8), name: "bad") }
         #expect(error?.place?.contains("tracks[0].response.stream") == true)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// Each stub matcher, the variables it captures, and that a stub's matchers must all hold.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -17,10 +19,11 @@ import FoundationNetworking
 
     @Test func eachMethodGetsItsOwnResponse() async throws {
         let tt = Turntable(vinyl: Vinyl(name: "empty"))
-        tt.stubs.add(Stub().matching(.host("x.test"))
-            .responding(to: "get", with: .text("read"))
-            .responding(to: "POST", with: .text("created", status: 201))
-            .responding(with: .text("other")))
+        tt.stubs.add(
+            Stub().matching(.host("x.test"))
+                .responding(to: "get", with: .text("read"))
+                .responding(to: "POST", with: .text("created", status: 201))
+                .responding(with: .text("other")))
         #expect(try await text(tt, "https://x.test/", method: "GET") == "read")
         #expect(try await text(tt, "https://x.test/", method: "POST") == "created")
         #expect(try await text(tt, "https://x.test/", method: "DELETE") == "other")
@@ -56,8 +59,9 @@ import FoundationNetworking
     }
 
     @Test func stubsAnswerBeforeTheVinylAndMissesFallThrough() async throws {
-        let track = Track(request: Track.Request(url: try #require(URL(string: "https://x.test/users"))),
-                          response: Track.Response(status: 200, body: Data("from vinyl".utf8)))
+        let track = Track(
+            request: Track.Request(url: try #require(URL(string: "https://x.test/users"))),
+            response: Track.Response(status: 200, body: Data("from vinyl".utf8)))
         let tt = Turntable(vinyl: Vinyl(name: "users", tracks: [track]))
         tt.stubs.add(try Stub().matching(.path("/users/{id}")).responding(with: .text("from stub")))
         #expect(try await text(tt, "https://x.test/users") == "from vinyl")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -115,11 +117,13 @@ import FoundationNetworking
     @Test func dynamicResponseSeesTheRequestAndCapturedVariables() async throws {
         let stub = try Stub()
             .matching(.path("/users/{id}"))
-            .responding(to: "POST", with: .dynamic { request in
-                struct Body: Decodable { var name: String }
-                let body = try request.decodeJSON(Body.self)
-                return try .json(encoding: User(id: Int(request.variables["id"] ?? "") ?? -1, name: body.name), status: 201)
-            })
+            .responding(
+                to: "POST",
+                with: .dynamic { request in
+                    struct Body: Decodable { var name: String }
+                    let body = try request.decodeJSON(Body.self)
+                    return try .json(encoding: User(id: Int(request.variables["id"] ?? "") ?? -1, name: body.name), status: 201)
+                })
         let (data, response) = try await get(turntable(stub), "https://x.test/users/12", method: "POST", body: Data(#"{"name":"Grace"}"#.utf8))
         #expect(response.statusCode == 201)
         #expect(try JSONDecoder().decode(User.self, from: data) == User(id: 12, name: "Grace"))

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
 import GramophoneTestSupport
+import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -37,8 +39,9 @@ struct StubberTests {
     @Test func sharedSessionIsAnsweredFromStubs() async throws {
         defer { cleanUp() }
         try #require(stubber.interceptsSharedSession, "URLSession.shared was used before HTTPStubber.enable(); it cannot be intercepted on Linux")
-        stubber.stubs.add(try Stub().matching(.host("api.stubbed.test")).matching(.path("/users/{id}"))
-            .responding(with: .text("user {{id}}", status: 203).header("X-Stub", "yes")))
+        stubber.stubs.add(
+            try Stub().matching(.host("api.stubbed.test")).matching(.path("/users/{id}"))
+                .responding(with: .text("user {{id}}", status: 203).header("X-Stub", "yes")))
         let (data, response) = try await URLSession.shared.data(from: try url("https://api.stubbed.test/users/5"))
         let http = try #require(response as? HTTPURLResponse)
         #expect(http.statusCode == 203)
@@ -205,7 +208,8 @@ struct StubberTests {
         #expect(viaDelegate == reference, "\(scenario.name) through a stubber session's delegate")
         // The delegate hears what a Turntable task's delegate hears.
         let taskCalls = try #require(await TurntablePath.delegate.run(scenario).delegateCalls)
-        #expect(PathExceptions.delegateCalls(calls ?? [], path: .urlSessionDelegate, scenario: scenario)
+        #expect(
+            PathExceptions.delegateCalls(calls ?? [], path: .urlSessionDelegate, scenario: scenario)
                 == PathExceptions.delegateCalls(taskCalls, path: .delegate, scenario: scenario), "\(scenario.name): delegate calls")
     }
 

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,14 +17,16 @@ enum SessionVinyl {
     static let bigBody = Data((0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
 
     static var vinyl: Vinyl {
-        Vinyl(name: "session", tracks: [
-            Track("GET https://api.example.com/users", .json(#"[{"id":1}]"#, headers: ["X-Page": "1"])),
-            Track("GET https://api.example.com/offline", .error(.notConnectedToInternet)),
-            Track(request: "GET https://api.example.com/custom-error", outcome: .failure(Track.Failure(domain: "com.example.Custom", code: 42, description: "custom"))),
-            Track(Track.Request("POST https://api.example.com/upload").body(Data("first".utf8)), .text("got first", status: 201)),
-            Track(Track.Request("POST https://api.example.com/upload").body(Data("second".utf8)), .text("got second", status: 202)),
-            Track("GET https://api.example.com/big", .data(bigBody)),
-        ])
+        Vinyl(
+            name: "session",
+            tracks: [
+                Track("GET https://api.example.com/users", .json(#"[{"id":1}]"#, headers: ["X-Page": "1"])),
+                Track("GET https://api.example.com/offline", .error(.notConnectedToInternet)),
+                Track(request: "GET https://api.example.com/custom-error", outcome: .failure(Track.Failure(domain: "com.example.Custom", code: 42, description: "custom"))),
+                Track(Track.Request("POST https://api.example.com/upload").body(Data("first".utf8)), .text("got first", status: 201)),
+                Track(Track.Request("POST https://api.example.com/upload").body(Data("second".utf8)), .text("got second", status: 202)),
+                Track("GET https://api.example.com/big", .data(bigBody)),
+            ])
     }
 
     /// Method, URL and body, so uploads with different bodies find different tracks.

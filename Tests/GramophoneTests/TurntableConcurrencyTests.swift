@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -11,12 +13,16 @@ struct TurntableConcurrencyTests {
     static let trackCount = 50
 
     static var vinyl: Vinyl {
-        Vinyl(name: "many", tracks: (0..<trackCount).flatMap { index in
-            [
-                Track(request: Track.Request(method: "GET", url: URL(string: "https://api.example.com/items/\(index)")!), response: Track.Response(body: Data("item \(index)".utf8))),
-                Track(request: Track.Request(method: "POST", url: URL(string: "https://api.example.com/items/\(index)")!, body: Data("up \(index)".utf8)), response: Track.Response(status: 201, body: Data("stored \(index)".utf8))),
-            ]
-        })
+        Vinyl(
+            name: "many",
+            tracks: (0..<trackCount).flatMap { index in
+                [
+                    Track(request: Track.Request(method: "GET", url: URL(string: "https://api.example.com/items/\(index)")!), response: Track.Response(body: Data("item \(index)".utf8))),
+                    Track(
+                        request: Track.Request(method: "POST", url: URL(string: "https://api.example.com/items/\(index)")!, body: Data("up \(index)".utf8)),
+                        response: Track.Response(status: 201, body: Data("stored \(index)".utf8))),
+                ]
+            })
     }
 
     @Test("1,000 concurrent requests from many tasks, in every API style, through one Turntable")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -18,11 +20,13 @@ struct UsersClient {
 }
 
 @Suite struct TurntableTests {
-    let vinyl = Vinyl(name: "users", tracks: [
-        Track("GET https://api.example.com/users/42", .json(#"{"id":42,"name":"Ada"}"#, headers: ["ETag": "\"v1\""])),
-        Track("GET https://api.example.com/users/13", .error(.notConnectedToInternet)),
-        Track("GET https://api.example.com/users/7", .status(404)),
-    ])
+    let vinyl = Vinyl(
+        name: "users",
+        tracks: [
+            Track("GET https://api.example.com/users/42", .json(#"{"id":42,"name":"Ada"}"#, headers: ["ETag": "\"v1\""])),
+            Track("GET https://api.example.com/users/13", .error(.notConnectedToInternet)),
+            Track("GET https://api.example.com/users/7", .status(404)),
+        ])
 
     @Test func aNetworkLayerRunsUnchangedOnATurntable() async throws {
         let client = UsersClient(session: Turntable(vinyl: vinyl))

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -62,7 +64,7 @@ struct URLSessionBackedTests {
         let beta = Turntable(vinyl: Vinyl(name: "beta", tracks: [Track("GET https://api.example.com/whoami", .text("beta"))]))
         let empty = Turntable(vinyl: Vinyl(name: "empty"))
         let sessions = [("alpha", alpha.makeURLSession()), ("beta", beta.makeURLSession()), ("miss", empty.makeURLSession())]
-        defer { sessions.forEach { $0.1.finishTasksAndInvalidate() } }
+        defer { for (_, session) in sessions { session.finishTasksAndInvalidate() } }
 
         let answers = await withTaskGroup(of: (String, String).self) { group in
             for _ in 0..<100 {
@@ -95,8 +97,9 @@ struct URLSessionBackedTests {
     @Test("a recorded gzip body (stored decoded) is not decoded again through a URLSession")
     func contentEncodingIsDropped() async throws {
         let body = Data(#"{"gzipped":true}"#.utf8)
-        let track = Track(request: "GET https://api.example.com/gz",
-                          response: Track.Response(headers: ["Content-Encoding": "gzip", "Content-Type": "application/json", "Content-Length": "33"], body: body))
+        let track = Track(
+            request: "GET https://api.example.com/gz",
+            response: Track.Response(headers: ["Content-Encoding": "gzip", "Content-Type": "application/json", "Content-Length": "33"], body: body))
         let turntable = Turntable(vinyl: Vinyl(name: "gz", tracks: [track]))
         let session = turntable.makeURLSession()
         defer { session.finishTasksAndInvalidate() }

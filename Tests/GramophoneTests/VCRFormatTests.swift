@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+
+@testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import Gramophone
 
 /// VCR.py and Ruby VCR JSON cassettes read unchanged and replay what they recorded.
 @Suite struct VCRFormatTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// The JSON vinyl format: readable bodies, byte-exact round trips, stable output.
@@ -32,8 +33,9 @@ import Testing
             var headers = Headers()
             if let contentType { headers["Content-Type"] = contentType }
             let tracks = bodies.map { body in
-                Track(request: Track.Request(method: "POST", url: URL(string: "https://example.com/upload?x=1")!, headers: headers, body: body),
-                      response: Track.Response(status: 200, headers: headers, body: body))
+                Track(
+                    request: Track.Request(method: "POST", url: URL(string: "https://example.com/upload?x=1")!, headers: headers, body: body),
+                    response: Track.Response(status: 200, headers: headers, body: body))
             }
             let vinyl = Vinyl(name: "round-trip", tracks: tracks)
             let reread = try Vinyl(data: try vinyl.encoded(), name: "ignored")
@@ -46,11 +48,13 @@ import Testing
     }
 
     @Test func bodiesAreStoredTheReadableWay() throws {
-        let vinyl = Vinyl(name: "readable", tracks: [
-            Track("POST https://api.example.com/users", .json(#"{"id":1,"name":"Ada"}"#)),
-            Track("https://api.example.com/readme", .text("hello")),
-            Track("https://api.example.com/logo", .data(Data([0x89, 0x50, 0x4E, 0x47]), contentType: "image/png")),
-        ])
+        let vinyl = Vinyl(
+            name: "readable",
+            tracks: [
+                Track("POST https://api.example.com/users", .json(#"{"id":1,"name":"Ada"}"#)),
+                Track("https://api.example.com/readme", .text("hello")),
+                Track("https://api.example.com/logo", .data(Data([0x89, 0x50, 0x4E, 0x47]), contentType: "image/png")),
+            ])
         let text = String(decoding: try vinyl.encoded(), as: UTF8.self)
         #expect(text.contains("\"id\": 1"), "JSON bodies are stored as JSON values:\n\(text)")
         #expect(text.contains("\"body\": \"hello\""))
@@ -67,9 +71,11 @@ import Testing
     }
 
     @Test func outputIsStableAndSorted() throws {
-        let vinyl = Vinyl(name: "stable", tracks: [
-            Track(Track.Request("GET https://example.com/a").header("Zeta", "1").header("Alpha", "2"), .json(#"{"z":1,"a":2}"#)),
-        ])
+        let vinyl = Vinyl(
+            name: "stable",
+            tracks: [
+                Track(Track.Request("GET https://example.com/a").header("Zeta", "1").header("Alpha", "2"), .json(#"{"z":1,"a":2}"#))
+            ])
         let first = try vinyl.encoded()
         let second = try Vinyl(data: first, name: "stable").encoded()
         #expect(first == second, "writing what was read changes nothing")
@@ -83,10 +89,14 @@ import Testing
 
     @Test func errorsDatesAndDurationsRoundTrip() throws {
         let date = Date(timeIntervalSince1970: 1_700_000_000.25)
-        let vinyl = Vinyl(name: "errors", tracks: [
-            Track(request: Track.Request(url: URL(string: "https://example.com/offline")!), outcome: .error(.notConnectedToInternet), recordedAt: date, duration: 0.125),
-            Track(request: Track.Request(url: URL(string: "https://example.com/custom")!), outcome: .failure(Track.Failure(domain: "MyDomain", code: 7, description: "custom")), recordedAt: nil, duration: nil),
-        ])
+        let vinyl = Vinyl(
+            name: "errors",
+            tracks: [
+                Track(request: Track.Request(url: URL(string: "https://example.com/offline")!), outcome: .error(.notConnectedToInternet), recordedAt: date, duration: 0.125),
+                Track(
+                    request: Track.Request(url: URL(string: "https://example.com/custom")!), outcome: .failure(Track.Failure(domain: "MyDomain", code: 7, description: "custom")), recordedAt: nil,
+                    duration: nil),
+            ])
         let reread = try Vinyl(data: try vinyl.encoded(), name: "errors")
         #expect(reread.tracks[0].failure == vinyl.tracks[0].failure)
         #expect(reread.tracks[0].recordedAt == date)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
 
 /// Vinyl names come from test names and environment variables: a name must never lead a read

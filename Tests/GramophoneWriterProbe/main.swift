@@ -12,11 +12,13 @@ import Gramophone
 
 func vinyl(_ version: String, tracks: Int) -> Vinyl {
     let body = Data(String(repeating: "\(version)\(version) ", count: 340).utf8)
-    return Vinyl(name: "killed", tracks: (0..<tracks).compactMap { index in
-        URL(string: "https://api.example.com/\(version)/items/\(index)").map { url in
-            Track(request: Track.Request(url: url), outcome: .text(String(decoding: body, as: UTF8.self)))
-        }
-    })
+    return Vinyl(
+        name: "killed",
+        tracks: (0..<tracks).compactMap { index in
+            URL(string: "https://api.example.com/\(version)/items/\(index)").map { url in
+                Track(request: Track.Request(url: url), outcome: .text(String(decoding: body, as: UTF8.self)))
+            }
+        })
 }
 
 func fail(_ message: String) -> Never {

@@ -1,5 +1,6 @@
 import Foundation
 import GramophoneSession
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

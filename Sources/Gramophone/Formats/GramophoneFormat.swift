@@ -35,7 +35,8 @@ enum GramophoneFormat {
             let vinylName = try document.optionalString("name", at: root) ?? name
             return Vinyl(name: vinylName, tracks: try decodeTracks(items, path: root.key("tracks"), convention: .vinyl))
         default:
-            throw StructureError(path: DecodingPath(), problem: "expected an object or an array of tracks, found \(document.kindName)", fix: "A vinyl is {\"name\": …, \"tracks\": [ … ]} or a bare array of tracks")
+            throw StructureError(
+                path: DecodingPath(), problem: "expected an object or an array of tracks, found \(document.kindName)", fix: "A vinyl is {\"name\": …, \"tracks\": [ … ]} or a bare array of tracks")
         }
     }
 
@@ -63,10 +64,11 @@ enum GramophoneFormat {
             guard let code = errorValue["code"] else {
                 throw StructureError(path: errorPath, problem: "missing \"code\"", fix: "An error needs its domain and code, e.g. {\"domain\": \"NSURLErrorDomain\", \"code\": -1009}")
             }
-            outcome = .failure(Track.Failure(
-                domain: try errorValue.optionalString("domain", at: errorPath) ?? "NSURLErrorDomain",
-                code: try code.int(at: errorPath.key("code")),
-                description: try errorValue.optionalString("description", at: errorPath) ?? ""))
+            outcome = .failure(
+                Track.Failure(
+                    domain: try errorValue.optionalString("domain", at: errorPath) ?? "NSURLErrorDomain",
+                    code: try code.int(at: errorPath.key("code")),
+                    description: try errorValue.optionalString("description", at: errorPath) ?? ""))
         } else {
             throw StructureError(path: path, problem: "missing \"response\"", fix: "Every track needs a \"response\" or an \"error\"")
         }
@@ -79,7 +81,8 @@ enum GramophoneFormat {
             let value = try seconds.double(at: path.key("duration"))
             // A replay may wait this long: no negative, infinite or centuries-long waits.
             guard value >= 0, value <= maximumDuration else {
-                throw StructureError(path: path.key("duration"), problem: "\(value) is not a duration in seconds", fix: "Use a number of seconds from 0 to \(Int(maximumDuration)), or leave \"duration\" out")
+                throw StructureError(
+                    path: path.key("duration"), problem: "\(value) is not a duration in seconds", fix: "Use a number of seconds from 0 to \(Int(maximumDuration)), or leave \"duration\" out")
             }
             duration = value
         }
@@ -115,8 +118,9 @@ enum GramophoneFormat {
             if value["body"] == nil {
                 body = joined
             } else if joined != body {
-                throw StructureError(path: path.key(StreamCoding.key), problem: "the chunks (\(joined.count) bytes) are not the body (\(body.count) bytes)",
-                                     fix: "Edit the chunks and the body alike, or leave \"body\" out and the chunks make it")
+                throw StructureError(
+                    path: path.key(StreamCoding.key), problem: "the chunks (\(joined.count) bytes) are not the body (\(body.count) bytes)",
+                    fix: "Edit the chunks and the body alike, or leave \"body\" out and the chunks make it")
             }
             stream = decoded
         }
@@ -129,7 +133,7 @@ enum GramophoneFormat {
     }
 
     /// Seconds since 1970 of 0001-01-01 and 9999-12-31T23:59:59Z.
-    static let dateRange: ClosedRange<Double> = -62_135_596_800 ... 253_402_300_799
+    static let dateRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
     /// A day: longer than any recorded exchange, short enough that a replay delay stays sane.
     static let maximumDuration: Double = 86_400
 
@@ -160,11 +164,15 @@ enum GramophoneFormat {
         var members: [(key: String, value: JSONValue)] = []
         if let duration = track.duration { members.append(("duration", .number(formatSeconds(duration)))) }
         if case .failure(let failure) = track.outcome {
-            members.append(("error", .object([
-                ("code", .number(String(failure.code))),
-                ("description", .string(failure.description)),
-                ("domain", .string(failure.domain)),
-            ])))
+            members.append(
+                (
+                    "error",
+                    .object([
+                        ("code", .number(String(failure.code))),
+                        ("description", .string(failure.description)),
+                        ("domain", .string(failure.domain)),
+                    ])
+                ))
         }
         if let recordedAt = track.recordedAt { members.append(("recordedAt", .string(ISO8601.format(recordedAt)))) }
         members.append(("request", encodeRequest(track.request)))

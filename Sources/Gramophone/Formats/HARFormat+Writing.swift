@@ -9,12 +9,15 @@ import Foundation
 extension HARFormat {
     static func encode(_ vinyl: Vinyl) -> JSONValue {
         .object([
-            ("log", .object([
-                ("version", .string("1.2")),
-                ("creator", .object([("name", .string("Gramophone")), ("version", .string(String(GramophoneFormat.version)))])),
-                ("comment", .string(vinyl.name)),
-                ("entries", .array(vinyl.tracks.map(encodeEntry))),
-            ])),
+            (
+                "log",
+                .object([
+                    ("version", .string("1.2")),
+                    ("creator", .object([("name", .string("Gramophone")), ("version", .string(String(GramophoneFormat.version)))])),
+                    ("comment", .string(vinyl.name)),
+                    ("entries", .array(vinyl.tracks.map(encodeEntry))),
+                ])
+            )
         ])
     }
 
@@ -31,30 +34,41 @@ extension HARFormat {
         case .response(let response):
             members.append(("response", encodeResponse(response, request: track.request)))
         case .failure(let failure):
-            members.append(("response", .object([
-                ("status", .number("0")),
-                ("statusText", .string("")),
-                ("httpVersion", .string("")),
-                ("cookies", .array([])),
-                ("headers", .array([])),
-                ("content", .object([("size", .number("0")), ("mimeType", .string("x-unknown"))])),
-                ("redirectURL", .string("")),
-                ("headersSize", .number("-1")),
-                ("bodySize", .number("-1")),
-                ("_error", .string(failure.description)),
-                ("_gramophoneError", .object([
-                    ("domain", .string(failure.domain)),
-                    ("code", .number(String(failure.code))),
-                    ("description", .string(failure.description)),
-                ])),
-            ])))
+            members.append(
+                (
+                    "response",
+                    .object([
+                        ("status", .number("0")),
+                        ("statusText", .string("")),
+                        ("httpVersion", .string("")),
+                        ("cookies", .array([])),
+                        ("headers", .array([])),
+                        ("content", .object([("size", .number("0")), ("mimeType", .string("x-unknown"))])),
+                        ("redirectURL", .string("")),
+                        ("headersSize", .number("-1")),
+                        ("bodySize", .number("-1")),
+                        ("_error", .string(failure.description)),
+                        (
+                            "_gramophoneError",
+                            .object([
+                                ("domain", .string(failure.domain)),
+                                ("code", .number(String(failure.code))),
+                                ("description", .string(failure.description)),
+                            ])
+                        ),
+                    ])
+                ))
         }
         members.append(("cache", .object([])))
-        members.append(("timings", .object([
-            ("send", .number("0")),
-            ("wait", time),
-            ("receive", .number("0")),
-        ])))
+        members.append(
+            (
+                "timings",
+                .object([
+                    ("send", .number("0")),
+                    ("wait", time),
+                    ("receive", .number("0")),
+                ])
+            ))
         return .object(members)
     }
 

@@ -14,11 +14,12 @@ enum HTTPDate {
         // "Tue," "01" "Nov" "2011" "04:58:44" "GMT"
         let fields = text.split(separator: " ", omittingEmptySubsequences: false)
         guard fields.count == 6, fields[0].count == 4, fields[0].last == ",",
-              weekdays.contains(String(fields[0].dropLast())),
-              fields[1].count == 2, let day = digits(fields[1]),
-              let monthIndex = months.firstIndex(of: String(fields[2])),
-              fields[3].count == 4, let year = digits(fields[3]), year >= 1,
-              let seconds = timeOfDay(fields[4]), let offset = zoneOffset(fields[5]) else { return nil }
+            weekdays.contains(String(fields[0].dropLast())),
+            fields[1].count == 2, let day = digits(fields[1]),
+            let monthIndex = months.firstIndex(of: String(fields[2])),
+            fields[3].count == 4, let year = digits(fields[3]), year >= 1,
+            let seconds = timeOfDay(fields[4]), let offset = zoneOffset(fields[5])
+        else { return nil }
         let month = monthIndex + 1
         guard day >= 1, day <= ISO8601.daysIn(month: month, year: year) else { return nil }
         let total = ISO8601.days(fromYear: year, month: month, day: day) * 86_400 + seconds - offset
@@ -29,8 +30,9 @@ enum HTTPDate {
     private static func timeOfDay(_ field: Substring) -> Int? {
         let parts = field.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ $0.count == 2 }),
-              let hour = digits(parts[0]), let minute = digits(parts[1]), let second = digits(parts[2]),
-              hour <= 23, minute <= 59, second <= 59 else { return nil }
+            let hour = digits(parts[0]), let minute = digits(parts[1]), let second = digits(parts[2]),
+            hour <= 23, minute <= 59, second <= 59
+        else { return nil }
         return hour * 3600 + minute * 60 + second
     }
 
@@ -40,8 +42,9 @@ enum HTTPDate {
         case "GMT", "UTC", "Z": return 0
         default:
             guard field.count == 5, let sign = field.first, sign == "+" || sign == "-",
-                  let hours = digits(field.dropFirst().prefix(2)), let minutes = digits(field.suffix(2)),
-                  hours <= 23, minutes <= 59 else { return nil }
+                let hours = digits(field.dropFirst().prefix(2)), let minutes = digits(field.suffix(2)),
+                hours <= 23, minutes <= 59
+            else { return nil }
             return (hours * 3600 + minutes * 60) * (sign == "-" ? -1 : 1)
         }
     }

@@ -24,15 +24,17 @@ enum HeaderLineBreaks {
             let sides: [(String, Headers)] = [("request", track.request.headers)] + (track.response.map { [("response", $0.headers)] } ?? [])
             for (side, headers) in sides {
                 for field in headers.fields where isUnsafe(field.name) || isUnsafe(field.value) {
-                    throw VinylError(.unwritable, file: nil, place: "\(format.place(ofTrack: index)).\(side).headers \(quoted(field.name))",
-                                     problem: problem(name: field.name), fix: fix)
+                    throw VinylError(
+                        .unwritable, file: nil, place: "\(format.place(ofTrack: index)).\(side).headers \(quoted(field.name))",
+                        problem: problem(name: field.name), fix: fix)
                 }
             }
         }
     }
 
     private static func problem(name: String) -> String {
-        isUnsafe(name) ? "the header name holds a line break or NUL, which would start another header"
+        isUnsafe(name)
+            ? "the header name holds a line break or NUL, which would start another header"
             : "the header value holds a line break or NUL, which would start another header"
     }
 

@@ -38,8 +38,9 @@ enum ISO8601 {
             return value
         }
         guard let year = number(0, 4), bytes[4] == UInt8(ascii: "-"), let month = number(5, 2), bytes[7] == UInt8(ascii: "-"),
-              let day = number(8, 2), bytes[10] == UInt8(ascii: "T"), let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"),
-              let minute = number(14, 2), bytes[16] == UInt8(ascii: ":"), let second = number(17, 2) else { return nil }
+            let day = number(8, 2), bytes[10] == UInt8(ascii: "T"), let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"),
+            let minute = number(14, 2), bytes[16] == UInt8(ascii: ":"), let second = number(17, 2)
+        else { return nil }
         var index = 19
         var nanoseconds = 0
         if bytes[index] == UInt8(ascii: ".") {
@@ -47,7 +48,7 @@ enum ISO8601 {
             let start = index
             var scale = 100_000_000
             while index < bytes.count, let digit = number(index, 1) {
-                nanoseconds += digit * scale // digits past nanoseconds add nothing
+                nanoseconds += digit * scale  // digits past nanoseconds add nothing
                 scale /= 10
                 index += 1
             }
@@ -60,14 +61,16 @@ enum ISO8601 {
             index += 1
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
             guard index + 6 == bytes.count, let hours = number(index + 1, 2), bytes[index + 3] == UInt8(ascii: ":"),
-                  let minutes = number(index + 4, 2), hours <= 23, minutes <= 59 else { return nil }
+                let minutes = number(index + 4, 2), hours <= 23, minutes <= 59
+            else { return nil }
             offset = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
             index += 6
         default:
             return nil
         }
         guard index == bytes.count, year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
-              hour <= 23, minute <= 59, second <= 59 else { return nil }
+            hour <= 23, minute <= 59, second <= 59
+        else { return nil }
         let seconds = days(fromYear: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
     }

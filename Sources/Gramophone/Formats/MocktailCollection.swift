@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -33,9 +34,10 @@ package struct MocktailCollection: Sendable {
             names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
         } catch {
             let exists = FileManager.default.fileExists(atPath: folder.path)
-            throw VinylError(exists ? .unreadable : .notFound, file: folder.path,
-                             problem: exists ? "could not list the folder (\((error as NSError).localizedDescription))" : "no such folder",
-                             fix: "Pass the folder that holds the .tail files")
+            throw VinylError(
+                exists ? .unreadable : .notFound, file: folder.path,
+                problem: exists ? "could not list the folder (\((error as NSError).localizedDescription))" : "no such folder",
+                fix: "Pass the folder that holds the .tail files")
         }
         let tails = names.filter { $0.lowercased().hasSuffix(".tail") }.sorted()
         guard !tails.isEmpty else {

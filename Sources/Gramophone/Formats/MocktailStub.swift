@@ -39,8 +39,9 @@ package struct MocktailStub: Sendable {
             VinylError(.malformed, file: file, place: "line \(number)", problem: problem, fix: fix)
         }
         guard lines.count >= 3 else {
-            throw failure(lines.count + 1, "a .tail file needs at least a method line, a URL line and a status line",
-                          "Write the method regex, the URL regex and the status on the first three lines")
+            throw failure(
+                lines.count + 1, "a .tail file needs at least a method line, a URL line and a status line",
+                "Write the method regex, the URL regex and the status on the first three lines")
         }
         methodPattern = line(0).trimmingWhitespace()
         urlPattern = line(1).trimmingWhitespace()
@@ -79,7 +80,8 @@ package struct MocktailStub: Sendable {
         let bodyText = index + 1 < lines.count ? String(text[lines[index + 1].startIndex...]) : ""
         var base64 = false
         if let contentType = headers["Content-Type"], contentType.lowercased().replacingOccurrences(of: " ", with: "").hasSuffix(";base64"),
-           let marker = contentType.lastIndex(of: ";") {
+            let marker = contentType.lastIndex(of: ";")
+        {
             base64 = true
             headers["Content-Type"] = String(contentType[..<marker]).trimmingWhitespace()
         }

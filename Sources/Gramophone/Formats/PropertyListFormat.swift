@@ -78,22 +78,24 @@ enum PropertyListFormat {
             guard (100...999).contains(status) else {
                 throw StructureError(path: responsePath.key("status"), problem: "\(status) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404")
             }
-            outcome = .response(Track.Response(
-                status: status,
-                headers: try headers(fields["headers"], at: responsePath.key("headers")),
-                body: try body(fields["body"], at: responsePath.key("body")),
-                url: try fields["url"].map { try url($0, at: responsePath.key("url")) },
-                httpVersion: try fields["httpVersion"].map { try string($0, at: responsePath.key("httpVersion")) }))
+            outcome = .response(
+                Track.Response(
+                    status: status,
+                    headers: try headers(fields["headers"], at: responsePath.key("headers")),
+                    body: try body(fields["body"], at: responsePath.key("body")),
+                    url: try fields["url"].map { try url($0, at: responsePath.key("url")) },
+                    httpVersion: try fields["httpVersion"].map { try string($0, at: responsePath.key("httpVersion")) }))
         } else if let errorValue = track["error"] {
             let errorPath = path.key("error")
             let fields = try dictionary(errorValue, at: errorPath)
             guard let code = fields["code"] else {
                 throw StructureError(path: errorPath, problem: "missing \"code\"", fix: "An error needs its domain and code")
             }
-            outcome = .failure(Track.Failure(
-                domain: try fields["domain"].map { try string($0, at: errorPath.key("domain")) } ?? NSURLErrorDomain,
-                code: try int(code, at: errorPath.key("code")),
-                description: try fields["description"].map { try string($0, at: errorPath.key("description")) } ?? ""))
+            outcome = .failure(
+                Track.Failure(
+                    domain: try fields["domain"].map { try string($0, at: errorPath.key("domain")) } ?? NSURLErrorDomain,
+                    code: try int(code, at: errorPath.key("code")),
+                    description: try fields["description"].map { try string($0, at: errorPath.key("description")) } ?? ""))
         } else {
             throw StructureError(path: path, problem: "missing \"response\"", fix: "Every track needs a \"response\" or an \"error\"")
         }
@@ -198,8 +200,9 @@ enum PropertyListFormat {
         do {
             return try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
         } catch {
-            throw VinylError(.unwritable, file: nil, problem: "could not make a property list (\((error as NSError).localizedDescription))",
-                             fix: "Write the vinyl as JSON instead")
+            throw VinylError(
+                .unwritable, file: nil, problem: "could not make a property list (\((error as NSError).localizedDescription))",
+                fix: "Write the vinyl as JSON instead")
         }
     }
 

@@ -18,7 +18,8 @@ enum StreamCoding {
     static func decode(_ value: JSONValue, path: DecodingPath) throws -> (stream: TrackStream, body: Data) {
         _ = try value.members(at: path)
         guard let chunksValue = value["chunks"], case .array(let items) = chunksValue else {
-            throw StructureError(path: path, problem: "missing \"chunks\" (an array)", fix: "List the chunks as {\"offsetMs\": 0, \"text\": \"…\"}, or remove \"stream\" to replay the body in one piece")
+            throw StructureError(
+                path: path, problem: "missing \"chunks\" (an array)", fix: "List the chunks as {\"offsetMs\": 0, \"text\": \"…\"}, or remove \"stream\" to replay the body in one piece")
         }
         var chunks: [TrackStream.Chunk] = []
         var body = Data()
@@ -29,8 +30,9 @@ enum StreamCoding {
             let milliseconds = try (item["offsetMs"] ?? .number("0")).double(at: chunkPath.key("offsetMs"))
             let offset = milliseconds / 1000
             guard offset >= previous, offset <= GramophoneFormat.maximumDuration else {
-                throw StructureError(path: chunkPath.key("offsetMs"), problem: "\(milliseconds) ms is not after the chunk before (\(previous * 1000) ms)",
-                                     fix: "Give each chunk the milliseconds since the request, in order")
+                throw StructureError(
+                    path: chunkPath.key("offsetMs"), problem: "\(milliseconds) ms is not after the chunk before (\(previous * 1000) ms)",
+                    fix: "Give each chunk the milliseconds since the request, in order")
             }
             previous = offset
             let piece: Data
@@ -61,9 +63,11 @@ enum StreamCoding {
                 let errorPath = path.key("error")
                 _ = try error.members(at: errorPath)
                 guard let code = error["code"] else { throw StructureError(path: errorPath, problem: "missing \"code\"", fix: fix) }
-                return .failed(Track.Failure(domain: try error.optionalString("domain", at: errorPath) ?? NSURLErrorDomain,
-                                             code: try code.int(at: errorPath.key("code")),
-                                             description: try error.optionalString("description", at: errorPath) ?? ""))
+                return .failed(
+                    Track.Failure(
+                        domain: try error.optionalString("domain", at: errorPath) ?? NSURLErrorDomain,
+                        code: try code.int(at: errorPath.key("code")),
+                        description: try error.optionalString("description", at: errorPath) ?? ""))
             }
             throw StructureError(path: path, problem: "an end names \"stoppedBy\" or \"error\"", fix: fix)
         case let other?:
@@ -76,7 +80,8 @@ enum StreamCoding {
         for (chunk, range) in zip(stream.chunks, stream.ranges) where range.upperBound <= body.count {
             let piece = body.subdata(in: range)
             let milliseconds = ((chunk.offset * 1000) * 10).rounded() / 10
-            let content: (String, JSONValue) = UTF8Validation.isValid(piece)
+            let content: (String, JSONValue) =
+                UTF8Validation.isValid(piece)
                 ? ("text", .string(String(decoding: piece, as: UTF8.self)))
                 : ("base64", .string(piece.base64EncodedString()))
             chunks.append(.object([("offsetMs", .number(GramophoneFormat.formatSeconds(milliseconds))), content]))
@@ -87,11 +92,16 @@ enum StreamCoding {
         case .cancelled: end = .string("cancelled")
         case .stopped(let reason): end = .object([("stoppedBy", .string(reason))])
         case .failed(let failure):
-            end = .object([("error", .object([
-                ("code", .number(String(failure.code))),
-                ("description", .string(failure.description)),
-                ("domain", .string(failure.domain)),
-            ]))])
+            end = .object([
+                (
+                    "error",
+                    .object([
+                        ("code", .number(String(failure.code))),
+                        ("description", .string(failure.description)),
+                        ("domain", .string(failure.domain)),
+                    ])
+                )
+            ])
         }
         return .object([("chunks", .array(chunks)), ("end", end)])
     }

@@ -40,8 +40,9 @@ enum VCRFormat {
             throw StructureError(path: requestPath.key("method"), problem: "\"\(method)\" is not an HTTP method", fix: "Use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS")
         }
         let requestHeaders = try (requestValue["headers"] ?? .null).headers(at: requestPath.key("headers"))
-        let request = Track.Request(method: method, url: url, headers: requestHeaders,
-                                    body: try decodeBody(requestValue["body"], path: requestPath.key("body")))
+        let request = Track.Request(
+            method: method, url: url, headers: requestHeaders,
+            body: try decodeBody(requestValue["body"], path: requestPath.key("body")))
 
         guard let responseValue = value["response"], responseValue != .null else {
             throw StructureError(path: path, problem: "missing \"response\"", fix: "Every interaction needs a \"response\" with a \"status\"")

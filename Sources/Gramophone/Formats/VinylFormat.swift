@@ -74,8 +74,9 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
             // A file that means to be JSON deserves the place of its syntax error.
             let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
             if fileExtension?.lowercased() == "json" || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
-                throw VinylError(.malformed, file: file, place: "line \(error.line), column \(error.column)",
-                                 problem: "invalid JSON: \(error.message)", fix: "Fix the JSON at that place, or record the vinyl again")
+                throw VinylError(
+                    .malformed, file: file, place: "line \(error.line), column \(error.column)",
+                    problem: "invalid JSON: \(error.message)", fix: "Fix the JSON at that place, or record the vinyl again")
             }
             throw unknown(file: file, problem: "the content is neither JSON nor a property list")
         }
@@ -88,11 +89,13 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
         case "har": return .har
         case "plist": return .plist
         case "yaml", "yml":
-            throw VinylError(.unknownFormat, file: file, problem: "YAML cassettes are not read",
-                             fix: "Save the cassette as JSON (VCR.py: serializer=\"json\"; Ruby VCR: serialize_with: :json). Supported formats: \(supportedList)")
+            throw VinylError(
+                .unknownFormat, file: file, problem: "YAML cassettes are not read",
+                fix: "Save the cassette as JSON (VCR.py: serializer=\"json\"; Ruby VCR: serialize_with: :json). Supported formats: \(supportedList)")
         case "tail":
-            throw VinylError(.unknownFormat, file: file, problem: "a Mocktail .tail file is a stub, not a vinyl",
-                             fix: "Load its folder with MocktailCollection(contentsOf:). Supported vinyl formats: \(supportedList)")
+            throw VinylError(
+                .unknownFormat, file: file, problem: "a Mocktail .tail file is a stub, not a vinyl",
+                fix: "Load its folder with MocktailCollection(contentsOf:). Supported vinyl formats: \(supportedList)")
         default: return nil
         }
     }
@@ -149,8 +152,9 @@ extension Vinyl {
         do {
             document = try JSONParser.parse(data)
         } catch {
-            throw VinylError(.malformed, file: file, place: "line \(error.line), column \(error.column)",
-                             problem: "invalid JSON: \(error.message)", fix: "Fix the JSON at that place, or record the vinyl again")
+            throw VinylError(
+                .malformed, file: file, place: "line \(error.line), column \(error.column)",
+                problem: "invalid JSON: \(error.message)", fix: "Fix the JSON at that place, or record the vinyl again")
         }
         let chosen = try format ?? VinylFormat.sniff(document, file: file)
         self = try Self.wrapping(file) {
@@ -182,9 +186,10 @@ extension Vinyl {
             data = try Data(contentsOf: url)
         } catch {
             let exists = FileManager.default.fileExists(atPath: url.path)
-            throw VinylError(exists ? .unreadable : .notFound, file: url.path,
-                             problem: exists ? "could not read the file (\((error as NSError).localizedDescription))" : "no such file",
-                             fix: exists ? "Check the file's permissions" : "Check the name and folder, or record the vinyl first")
+            throw VinylError(
+                exists ? .unreadable : .notFound, file: url.path,
+                problem: exists ? "could not read the file (\((error as NSError).localizedDescription))" : "no such file",
+                fix: exists ? "Check the file's permissions" : "Check the name and folder, or record the vinyl first")
         }
         let chosen = try format ?? VinylFormat.byExtension(url.pathExtension, file: url.path)
         try self.init(data: data, name: url.deletingPathExtension().lastPathComponent, format: chosen, file: url.path)
@@ -202,8 +207,9 @@ extension Vinyl {
         case .har: return Data(JSONWriter.pretty(HARFormat.encode(self)))
         case .plist: return try PropertyListFormat.encode(self)
         case .vcr:
-            throw VinylError(.unwritable, file: nil, problem: "VCR cassettes are read, not written",
-                             fix: "Write one of the writable formats: \(VinylFormat.allCases.filter(\.isWritable).map(\.description).joined(separator: ", "))")
+            throw VinylError(
+                .unwritable, file: nil, problem: "VCR cassettes are read, not written",
+                fix: "Write one of the writable formats: \(VinylFormat.allCases.filter(\.isWritable).map(\.description).joined(separator: ", "))")
         }
     }
 

@@ -121,7 +121,8 @@ struct BodyComparison: Sendable, Hashable {
     /// A JSON part compares as JSON, anything else by its bytes.
     private func partKey(_ part: MultipartBody.Part) -> String {
         if let type = part.contentType.map(Self.mediaType), type == "application/json" || type.hasSuffix("+json"),
-           let value = try? JSONParser.parse(part.content) {
+            let value = try? JSONParser.parse(part.content)
+        {
             return json.canonicalText(value)
         }
         return part.content.base64EncodedString()

@@ -19,7 +19,8 @@ struct GraphQLRequest: Sendable {
     /// Nil when the request carries no GraphQL operation.
     init?(_ request: Track.Request) {
         if let items = URLComponents(url: request.url, resolvingAgainstBaseURL: true)?.queryItems,
-           items.contains(where: { $0.name == "query" || $0.name == "extensions" }) {
+            items.contains(where: { $0.name == "query" || $0.name == "extensions" })
+        {
             func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
             func json(_ name: String) -> JSONValue? { value(name).flatMap { try? JSONParser.parse(Data($0.utf8)) } }
             guard let operation = Self.operation(query: value("query"), name: value("operationName"), variables: json("variables"), extensions: json("extensions")) else { return nil }
@@ -29,8 +30,9 @@ struct GraphQLRequest: Sendable {
         guard !request.body.isEmpty, let body = try? JSONParser.parse(request.body) else { return nil }
         let objects = body.arrayValue ?? [body]
         let operations = objects.compactMap { object in
-            Self.operation(query: object["query"]?.stringValue, name: object["operationName"]?.stringValue,
-                           variables: object["variables"], extensions: object["extensions"])
+            Self.operation(
+                query: object["query"]?.stringValue, name: object["operationName"]?.stringValue,
+                variables: object["variables"], extensions: object["extensions"])
         }
         guard !operations.isEmpty, operations.count == objects.count else { return nil }
         self.operations = operations

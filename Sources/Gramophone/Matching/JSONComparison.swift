@@ -185,6 +185,6 @@ struct JSONComparison: Sendable, Hashable {
     }
 }
 
-private extension String {
-    func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
+extension String {
+    fileprivate func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

@@ -42,8 +42,10 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The weight of the judges on which `recorded` agrees with `live`.
-    static func score(of recorded: Track.Request, _ recordedParts: RequestParts, against live: Track.Request, _ liveParts: RequestParts,
-                      judges: [(matcher: Matcher, weight: Int)]) -> Int {
+    static func score(
+        of recorded: Track.Request, _ recordedParts: RequestParts, against live: Track.Request, _ liveParts: RequestParts,
+        judges: [(matcher: Matcher, weight: Int)]
+    ) -> Int {
         var score = 0
         for judge in judges where judge.matcher.matches(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) {
             score += judge.weight
@@ -53,8 +55,10 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
 
     /// The nearest track by judging every one: the highest score, the first of equals.
     /// `NearestTrackIndex` gives the same answer without judging them all.
-    static func nearestByScan(to live: Track.Request, parts liveParts: RequestParts, in tracks: [Track], parts: [RequestParts],
-                              judges: [(matcher: Matcher, weight: Int)]) -> Int? {
+    static func nearestByScan(
+        to live: Track.Request, parts liveParts: RequestParts, in tracks: [Track], parts: [RequestParts],
+        judges: [(matcher: Matcher, weight: Int)]
+    ) -> Int? {
         var best: (index: Int, score: Int)?
         for index in tracks.indices {
             let score = score(of: tracks[index].request, parts[index], against: live, liveParts, judges: judges)
@@ -64,8 +68,10 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// One line per differing field of the strategy's matchers.
-    static func differences(between live: Track.Request, _ liveParts: RequestParts, and recorded: Track.Request, _ recordedParts: RequestParts,
-                            matchers: [Matcher]) -> [String] {
+    static func differences(
+        between live: Track.Request, _ liveParts: RequestParts, and recorded: Track.Request, _ recordedParts: RequestParts,
+        matchers: [Matcher]
+    ) -> [String] {
         var differences: [String] = []
         for matcher in matchers {
             if let difference = matcher.difference(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) {

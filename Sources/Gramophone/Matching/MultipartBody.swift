@@ -17,7 +17,8 @@ struct MultipartBody: Sendable, Hashable {
     init?(_ body: Data, headers: Headers) {
         guard let type = headers.mediaType, type.hasPrefix("multipart/") else { return nil }
         guard let boundary = Self.boundary(headers["Content-Type"] ?? "") ?? Self.sniffedBoundary(body),
-              let parts = Self.parts(Array(body), boundary: Array(boundary.utf8)) else { return nil }
+            let parts = Self.parts(Array(body), boundary: Array(boundary.utf8))
+        else { return nil }
         self.parts = parts
     }
 
@@ -48,12 +49,12 @@ struct MultipartBody: Sendable, Hashable {
         var parts: [Part] = []
         while true {
             var position = start + delimiter.count
-            if bytes[position...].starts(with: dash) { return parts }   // the closing delimiter
+            if bytes[position...].starts(with: dash) { return parts }  // the closing delimiter
             // Transport padding, then the line break that ends the delimiter line.
             while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
             position = skipLineBreak(bytes, position)
             guard let next = find([0x0D, 0x0A] + delimiter, in: bytes, from: position) ?? find([0x0A] + delimiter, in: bytes, from: position) else {
-                return nil   // a body cut short is not multipart: compare it byte for byte
+                return nil  // a body cut short is not multipart: compare it byte for byte
             }
             guard let part = part(bytes[position..<next]) else { return nil }
             parts.append(part)
@@ -64,19 +65,26 @@ struct MultipartBody: Sendable, Hashable {
     private static func part(_ slice: ArraySlice<UInt8>) -> Part? {
         // Headers end at the first empty line; a part with no headers starts with one.
         var headerEnd = slice.startIndex, contentStart = slice.startIndex
-        if slice.starts(with: [0x0D, 0x0A]) { contentStart = slice.startIndex + 2 }
-        else if slice.starts(with: [0x0A]) { contentStart = slice.startIndex + 1 }
-        else if let end = find([0x0D, 0x0A, 0x0D, 0x0A], in: slice, from: slice.startIndex) { headerEnd = end; contentStart = end + 4 }
-        else if let end = find([0x0A, 0x0A], in: slice, from: slice.startIndex) { headerEnd = end; contentStart = end + 2 }
-        else { return nil }
+        if slice.starts(with: [0x0D, 0x0A]) {
+            contentStart = slice.startIndex + 2
+        } else if slice.starts(with: [0x0A]) {
+            contentStart = slice.startIndex + 1
+        } else if let end = find([0x0D, 0x0A, 0x0D, 0x0A], in: slice, from: slice.startIndex) {
+            headerEnd = end; contentStart = end + 4
+        } else if let end = find([0x0A, 0x0A], in: slice, from: slice.startIndex) {
+            headerEnd = end; contentStart = end + 2
+        } else {
+            return nil
+        }
         var headers = Headers()
         for line in String(decoding: slice[slice.startIndex..<headerEnd], as: UTF8.self).split(whereSeparator: \.isNewline) {
             let pair = line.split(separator: ":", maxSplits: 1)
             if pair.count == 2 { headers[String(pair[0]).trimmingWhitespace()] = String(pair[1]).trimmingWhitespace() }
         }
         let disposition = headers["Content-Disposition"].map(parameters) ?? [:]
-        return Part(name: disposition["name"] ?? "", filename: disposition["filename"],
-                    contentType: headers["Content-Type"], content: Data(slice[contentStart..<slice.endIndex]))
+        return Part(
+            name: disposition["name"] ?? "", filename: disposition["filename"],
+            contentType: headers["Content-Type"], content: Data(slice[contentStart..<slice.endIndex]))
     }
 
     /// `form-data; name="avatar"; filename="a b.png"` → name, filename (quotes and `\` escapes undone).
@@ -97,10 +105,7 @@ struct MultipartBody: Sendable, Hashable {
                 var escaped = false
                 while let character = characters.first {
                     characters = characters.dropFirst()
-                    if escaped { value.append(character); escaped = false }
-                    else if character == "\\" { escaped = true }
-                    else if character == "\"" { break }
-                    else { value.append(character) }
+                    if escaped { value.append(character); escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { break } else { value.append(character) }
                 }
             } else {
                 let end = characters.firstIndex(of: ";") ?? characters.endIndex

@@ -50,9 +50,10 @@ struct NearestTrackIndex: Sendable {
     /// Adds the next track (a newly recorded one) at the end.
     mutating func append(_ parts: RequestParts) {
         let position = Int32(rows.count)
-        let row = Row(method: number(parts.method), scheme: number(parts.scheme), host: number(parts.host), path: number(parts.path),
-                      query: number(parts.queryText), port: number(parts.port), effectivePort: number(parts.effectivePort),
-                      queryIsEmpty: parts.query.isEmpty)
+        let row = Row(
+            method: number(parts.method), scheme: number(parts.scheme), host: number(parts.host), path: number(parts.path),
+            query: number(parts.queryText), port: number(parts.port), effectivePort: number(parts.effectivePort),
+            queryIsEmpty: parts.query.isEmpty)
         rows.append(row)
         plain.append(parts.hasPlainAuthority)
         guard parts.hasPlainAuthority else {
@@ -79,7 +80,8 @@ struct NearestTrackIndex: Sendable {
 
     /// The live request's row; a part no track has gets -1, which equals nothing.
     private func row(of live: RequestParts) -> Row {
-        Row(method: texts[live.method] ?? -1, scheme: texts[live.scheme] ?? -1, host: texts[live.host] ?? -1, path: texts[live.path] ?? -1,
+        Row(
+            method: texts[live.method] ?? -1, scheme: texts[live.scheme] ?? -1, host: texts[live.host] ?? -1, path: texts[live.path] ?? -1,
             query: texts[live.queryText] ?? -1, port: ports[live.port] ?? -1, effectivePort: ports[live.effectivePort] ?? -1,
             queryIsEmpty: live.query.isEmpty)
     }
@@ -120,14 +122,17 @@ struct NearestTrackIndex: Sendable {
     }
 
     /// The position of the nearest track to `live`, as `MissReport.nearestByScan` ranks them.
-    func nearest(to live: Track.Request, parts liveParts: RequestParts, in tracks: [Track], parts: [RequestParts],
-                 judges: [(matcher: Matcher, weight: Int)]) -> Int? {
+    func nearest(
+        to live: Track.Request, parts liveParts: RequestParts, in tracks: [Track], parts: [RequestParts],
+        judges: [(matcher: Matcher, weight: Int)]
+    ) -> Int? {
         guard !tracks.isEmpty else { return nil }
         guard liveParts.hasPlainAuthority else {
             return MissReport.nearestByScan(to: live, parts: liveParts, in: tracks, parts: parts, judges: judges)
         }
-        let ranking = Ranking(index: self, live: live, liveParts: liveParts, liveRow: row(of: liveParts), tracks: tracks, parts: parts,
-                              judges: judges, weights: Weights(judges))
+        let ranking = Ranking(
+            index: self, live: live, liveParts: liveParts, liveRow: row(of: liveParts), tracks: tracks, parts: parts,
+            judges: judges, weights: Weights(judges))
         let plainCount = rows.count - odd.count
         let methodHost = MethodHost(method: ranking.liveRow.method, host: ranking.liveRow.host)
         let methodHostPath = MethodHostPath(method: methodHost.method, host: methodHost.host, path: ranking.liveRow.path)
@@ -227,13 +232,14 @@ struct NearestTrackIndex: Sendable {
         /// one of `sharing`: such a track loses that part's weight, and for host and path the
         /// URL's too (two plain URLs with different hosts or paths differ).
         func outranksEveryTrack(notSharing sharing: [Part], _ best: Best) -> Bool {
-            let loss = sharing.map { part -> Int in
-                switch part {
-                case .method: return weights.method
-                case .host: return weights.host + weights.url
-                case .path: return weights.path + weights.url
-                }
-            }.min() ?? 0
+            let loss =
+                sharing.map { part -> Int in
+                    switch part {
+                    case .method: return weights.method
+                    case .host: return weights.host + weights.url
+                    case .path: return weights.path + weights.url
+                    }
+                }.min() ?? 0
             let highest = weights.total - loss
             return best.score > highest || (best.score == highest && best.candidatesBefore)
         }

@@ -99,8 +99,11 @@ package struct RecordingDiff: Sendable {
                 let label = x.operations.count > 1 ? "graphQL[\(index)]" : "graphQL"
                 let same = pair.0.name == pair.1.name && (pair.0.hash ?? pair.0.document) == (pair.1.hash ?? pair.1.document)
                 if !same {
-                    let lines = GraphQLRequest.differences(live: Track.Request(url: a.url, body: operationBody(pair.0)), recorded: Track.Request(url: a.url, body: operationBody(pair.1)), comparison.json)
-                    fields += lines.filter { !$0.hasPrefix("\(label) variables") && !$0.hasPrefix("graphQL variables") }.map { Field(kind: "graphQL", name: nil, line: $0.replacingOccurrences(of: "graphQL ", with: "\(label) ", options: .anchored)) }
+                    let lines = GraphQLRequest.differences(
+                        live: Track.Request(url: a.url, body: operationBody(pair.0)), recorded: Track.Request(url: a.url, body: operationBody(pair.1)), comparison.json)
+                    fields += lines.filter { !$0.hasPrefix("\(label) variables") && !$0.hasPrefix("graphQL variables") }.map {
+                        Field(kind: "graphQL", name: nil, line: $0.replacingOccurrences(of: "graphQL ", with: "\(label) ", options: .anchored))
+                    }
                 }
                 switch (pair.0.variables, pair.1.variables) {
                 case let (p?, q?):

@@ -72,7 +72,9 @@ struct RequestParts: Sendable, Hashable {
             while index < count, bytes[index] != UInt8(ascii: ":") {
                 let byte = bytes[index]
                 let letter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-                guard letter || (index > 0 && ((byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "."))) else { return nil }
+                guard letter || (index > 0 && ((byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "."))) else {
+                    return nil
+                }
                 index += 1
             }
             guard index > 0, index + 2 < count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") else { return nil }
@@ -156,7 +158,8 @@ struct RequestParts: Sendable, Hashable {
     func hasSameQueryText(as other: RequestParts) -> Bool {
         if query == other.query { return true }
         guard queryTextLength == other.queryTextLength,
-              query.contains(where: \.printsAmbiguously) || other.query.contains(where: \.printsAmbiguously) else { return false }
+            query.contains(where: \.printsAmbiguously) || other.query.contains(where: \.printsAmbiguously)
+        else { return false }
         return queryText == other.queryText
     }
 

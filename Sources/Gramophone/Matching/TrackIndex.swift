@@ -24,7 +24,8 @@ struct TrackIndex: Sendable {
         parts = tracks.map { RequestParts($0.request) }
         // `.url` subsumes its parts: keying on both would only cost time.
         let keyable = matchers.filter(\.isIndexable)
-        keyed = keyable.contains(where: { if case .url = $0.kind { return true } else { return false } })
+        keyed =
+            keyable.contains(where: { if case .url = $0.kind { return true } else { return false } })
             ? keyable.filter { !$0.isURLPart }
             : keyable
         unkeyed = matchers.filter { !$0.isIndexable }
@@ -96,7 +97,8 @@ struct TrackIndex: Sendable {
         // and differs in the body: of the tracks that tie with the first, the one differing in the
         // fewest places explains the miss (a variable, not another operation).
         guard matchers.contains(where: \.comparesContent), Self.placeCount(differences) > 1,
-              let ties = nearestIndex.tracks(sharingMethodHostPathWith: index), ties.count > 1 else { return (index, differences) }
+            let ties = nearestIndex.tracks(sharingMethodHostPathWith: index), ties.count > 1
+        else { return (index, differences) }
         let score = MissReport.score(of: tracks[index].request, parts[index], against: live, liveParts, judges: judges)
         var fewest = Self.placeCount(differences)
         for candidate in ties.prefix(Self.tiesCompared).map(Int.init) where candidate != index {

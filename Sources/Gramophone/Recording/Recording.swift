@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -37,12 +38,14 @@ public struct Recording: Sendable {
     /// How to record; each argument sets the property of the same name. The defaults record
     /// once (never on CI), through an ephemeral `URLSession`, with the default redaction, every
     /// host, and the mode overridable through the process's `GRAMOPHONE_RECORD_MODE`.
-    public init(mode: RecordMode? = nil,
-                session: (any NetworkSession)? = nil,
-                redaction: Redaction = .default,
-                hosts: [String]? = nil,
-                streamLimit: StreamLimit = StreamLimit(),
-                environment: [String: String] = ProcessInfo.processInfo.environment) {
+    public init(
+        mode: RecordMode? = nil,
+        session: (any NetworkSession)? = nil,
+        redaction: Redaction = .default,
+        hosts: [String]? = nil,
+        streamLimit: StreamLimit = StreamLimit(),
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) {
         self.mode = mode
         self.session = session
         self.redaction = redaction

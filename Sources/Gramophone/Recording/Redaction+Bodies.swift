@@ -31,13 +31,15 @@ extension Redaction {
 
     /// `rule(key)`: nil keeps the member, `.some(nil)` removes it, `.some(text)` replaces its value.
     private static func jsonRewrite(_ rule: @escaping @Sendable (String) -> String??) -> Redaction {
-        Redaction(steps: [.body { body, _, secrets in
-            let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
-            guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let document = try? JSONParser.parse(body) else { return body }
-            var changed = false
-            let rewritten = rewrite(document, rule: rule, changed: &changed, secrets: &secrets)
-            return changed ? Data(JSONWriter.compact(rewritten)) : body
-        }])
+        Redaction(steps: [
+            .body { body, _, secrets in
+                let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
+                guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let document = try? JSONParser.parse(body) else { return body }
+                var changed = false
+                let rewritten = rewrite(document, rule: rule, changed: &changed, secrets: &secrets)
+                return changed ? Data(JSONWriter.compact(rewritten)) : body
+            }
+        ])
     }
 
     private static func rewrite(_ value: JSONValue, rule: (String) -> String??, changed: inout Bool, secrets: inout [String]) -> JSONValue {
@@ -69,8 +71,8 @@ extension Redaction {
         switch value {
         case .string(let text): secrets.append(text)
         case .number(let text): secrets.append(text)
-        case .array(let items): items.forEach { collectStrings($0, into: &secrets) }
-        case .object(let members): members.forEach { collectStrings($0.value, into: &secrets) }
+        case .array(let items): for item in items { collectStrings(item, into: &secrets) }
+        case .object(let members): for member in members { collectStrings(member.value, into: &secrets) }
         case .null, .bool: break
         }
     }

@@ -44,7 +44,8 @@ extension Redaction {
         guard text.utf8.contains(UInt8(ascii: "@")) || mayHoldSecrets(query) else { return url }
         var url = url
         if let password = url.password, !SensitiveNames.isRedacted(password), !SecretPlace.any(allowed, cover: .url, on: side),
-           var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+            var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        {
             secrets.append(password)
             components.percentEncodedPassword = urlPlaceholder
             url = components.url ?? url
@@ -98,7 +99,8 @@ extension Redaction {
         if headers.mediaType == "application/x-www-form-urlencoded" {
             return rewriteForm(body, headers: headers, secrets: &secrets) { name, value in
                 guard SensitiveNames.isSecretKey(name), let value, !SensitiveNames.isRedacted(value),
-                      !SecretPlace.any(allowed, cover: .formField(name), on: side) else { return nil }
+                    !SecretPlace.any(allowed, cover: .formField(name), on: side)
+                else { return nil }
                 return .some(urlPlaceholder)
             }
         }
@@ -108,23 +110,26 @@ extension Redaction {
 
     /// Strings and numbers under secret keys become the placeholder; objects and arrays under
     /// them are searched further (`"credentials": {"username": …, "password": …}` keeps its shape).
-    private static func redactJSON(_ value: JSONValue, path: String, side: SecretPlace.Side, allowed: [SecretPlace],
-                                   changed: inout Bool, secrets: inout [String]) -> JSONValue {
+    private static func redactJSON(
+        _ value: JSONValue, path: String, side: SecretPlace.Side, allowed: [SecretPlace],
+        changed: inout Bool, secrets: inout [String]
+    ) -> JSONValue {
         switch value {
         case .object(let members):
-            return .object(members.map { member in
-                let memberPath = path.isEmpty ? member.key : path + "." + member.key
-                switch member.value {
-                case .string(let text) where SensitiveNames.isSecretKey(member.key) && !SensitiveNames.isRedacted(text),
-                     .number(let text) where SensitiveNames.isSecretKey(member.key):
-                    guard !SecretPlace.any(allowed, cover: .jsonKey(memberPath), on: side) else { return member }
-                    secrets.append(text)
-                    changed = true
-                    return (member.key, .string(placeholder))
-                default:
-                    return (member.key, redactJSON(member.value, path: memberPath, side: side, allowed: allowed, changed: &changed, secrets: &secrets))
-                }
-            })
+            return .object(
+                members.map { member in
+                    let memberPath = path.isEmpty ? member.key : path + "." + member.key
+                    switch member.value {
+                    case .string(let text) where SensitiveNames.isSecretKey(member.key) && !SensitiveNames.isRedacted(text),
+                        .number(let text) where SensitiveNames.isSecretKey(member.key):
+                        guard !SecretPlace.any(allowed, cover: .jsonKey(memberPath), on: side) else { return member }
+                        secrets.append(text)
+                        changed = true
+                        return (member.key, .string(placeholder))
+                    default:
+                        return (member.key, redactJSON(member.value, path: memberPath, side: side, allowed: allowed, changed: &changed, secrets: &secrets))
+                    }
+                })
         case .array(let items):
             return .array(items.enumerated().map { redactJSON($1, path: path + "[\($0)]", side: side, allowed: allowed, changed: &changed, secrets: &secrets) })
         case .string(let text):

@@ -4,15 +4,17 @@ extension Redaction {
     /// Rewrites the URL path (percent-encoded, as sent) of requests and of responses' final
     /// URLs, e.g. to hide an account number: `.path { $0.replacingOccurrences(of: id, with: "ID") }`.
     public static func path(_ transform: @escaping @Sendable (String) -> String) -> Redaction {
-        Redaction(steps: [.url { url, _ in
-            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-            let path = components.percentEncodedPath
-            let rewritten = transform(path)
-            guard rewritten != path else { return url }
-            // An invalid percent-encoding would make URLComponents trap; encode what must be.
-            components.percentEncodedPath = Self.encodedPath(rewritten)
-            return components.url ?? url
-        }])
+        Redaction(steps: [
+            .url { url, _ in
+                guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+                let path = components.percentEncodedPath
+                let rewritten = transform(path)
+                guard rewritten != path else { return url }
+                // An invalid percent-encoding would make URLComponents trap; encode what must be.
+                components.percentEncodedPath = Self.encodedPath(rewritten)
+                return components.url ?? url
+            }
+        ])
     }
 
     /// Removes the named query parameters (names compared ignoring case) from request and response URLs.
@@ -36,7 +38,10 @@ extension Redaction {
         }
     }
 
-    enum QueryDecision { case keep, remove, replace(String) }
+    enum QueryDecision {
+        case keep, remove
+        case replace(String)
+    }
 
     struct RawQueryItem {
         var name: String

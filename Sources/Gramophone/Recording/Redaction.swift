@@ -35,8 +35,6 @@ public struct Redaction: Sendable {
 
     var steps: [Step]
 
-    init(steps: [Step]) { self.steps = steps }
-
     /// What replaced values become unless a filter says otherwise.
     public static let placeholder = "<redacted>"
 
@@ -75,33 +73,37 @@ public struct Redaction: Sendable {
 
     /// Removes request and response headers whose name satisfies `rule`.
     static func headers(removingWhere rule: @escaping @Sendable (String) -> Bool) -> Redaction {
-        Redaction(steps: [.headers { headers, secrets in
-            guard headers.contains(where: { rule($0.name) }) else { return headers }
-            var kept: [Headers.Field] = []
-            for field in headers.fields {
-                if rule(field.name) {
-                    secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: field.name, value: field.value))
-                } else {
-                    kept.append(field)
+        Redaction(steps: [
+            .headers { headers, secrets in
+                guard headers.contains(where: { rule($0.name) }) else { return headers }
+                var kept: [Headers.Field] = []
+                for field in headers.fields {
+                    if rule(field.name) {
+                        secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: field.name, value: field.value))
+                    } else {
+                        kept.append(field)
+                    }
                 }
+                return Headers(kept)
             }
-            return Headers(kept)
-        }])
+        ])
     }
 
     /// Replaces the values of the named headers (any case), where present, in requests and
     /// responses: `.headers(replacing: ["Authorization": "Bearer <redacted>"])`.
     public static func headers(replacing values: [String: String]) -> Redaction {
         let rules = values.map { (name: $0.key, value: $0.value) }
-        return Redaction(steps: [.headers { headers, secrets in
-            var fields = headers.fields
-            for index in fields.indices {
-                guard let rule = rules.first(where: { $0.name.caseInsensitiveEquals(fields[index].name) }), fields[index].value != rule.value else { continue }
-                secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: fields[index].name, value: fields[index].value))
-                fields[index].value = rule.value
+        return Redaction(steps: [
+            .headers { headers, secrets in
+                var fields = headers.fields
+                for index in fields.indices {
+                    guard let rule = rules.first(where: { $0.name.caseInsensitiveEquals(fields[index].name) }), fields[index].value != rule.value else { continue }
+                    secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: fields[index].name, value: fields[index].value))
+                    fields[index].value = rule.value
+                }
+                return Headers(fields)
             }
-            return Headers(fields)
-        }])
+        ])
     }
 
     // MARK: Hooks

@@ -29,7 +29,8 @@ extension Vinyl {
 
 extension VinylError {
     static func containsSecrets(_ findings: [SecretFinding], first: SecretFinding, file: String?) -> VinylError {
-        var fix = "Remove it with the redaction filter \(first.filter) (Recording(redaction: .default + …)), "
+        var fix =
+            "Remove it with the redaction filter \(first.filter) (Recording(redaction: .default + …)), "
             + "or, if it is not a secret, keep it with Recording(…).allowing([\(first.location.code)])"
         // The others after the fix, one a line, so the first line reads on its own.
         let others = findings.dropFirst()
@@ -37,7 +38,8 @@ extension VinylError {
             fix += "\n  also tracks[\(finding.trackIndex)].\(finding.place): \(finding.reason) (\(finding.preview)); remove with \(finding.filter)"
         }
         if others.count > 20 { fix += "\n  … and \(others.count - 20) more (gramophone scan lists them all)" }
-        return VinylError(.containsSecrets, file: file, place: "tracks[\(first.trackIndex)].\(first.place)",
-                          problem: "\(first.reason) (\(first.preview)), so nothing was written", fix: fix)
+        return VinylError(
+            .containsSecrets, file: file, place: "tracks[\(first.trackIndex)].\(first.place)",
+            problem: "\(first.reason) (\(first.preview)), so nothing was written", fix: fix)
     }
 }

@@ -63,21 +63,22 @@ enum SecretPatterns {
     }
 
     // Unchecked: NSRegularExpression is immutable and documented safe to share across threads.
-    private static let box = Unchecked([
-        ("a private key", #"-----BEGIN [A-Z ]*PRIVATE KEY-----"#, ["PRIVATE KEY"], false),
-        ("a bearer token", #"(?i)\bbearer\s+[A-Za-z0-9\-._~+/]{8,}=*"#, ["earer", "EARER"], false),
-        ("a JSON web token", #"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"#, ["eyJ"], false),
-        ("an AWS access key id", #"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"#, ["AKIA", "ASIA"], false),
-        ("a GitHub token", #"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})\b"#, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], false),
-        ("a Stripe secret key", #"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b"#, ["k_live_", "k_test_"], false),
-        ("a Slack token", #"\bxox[abprs]-[A-Za-z0-9-]{10,}"#, ["xox"], false),
-        ("a Google API key", #"\bAIza[0-9A-Za-z_-]{35}\b"#, ["AIza"], false),
-        ("an Anthropic API key", #"\bsk-ant-[A-Za-z0-9_-]{20,}"#, ["sk-ant-"], false),
-        ("an OpenAI API key", #"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"#, ["sk-"], true),
-    ].map { name, pattern, anchors, random in
-        // The patterns are literals: the tests run each, so `try!` cannot fail at run time.
-        Pattern(name: name, regex: try! NSRegularExpression(pattern: pattern), anchors: anchors, mustLookRandom: random)
-    })
+    private static let box = Unchecked(
+        [
+            ("a private key", #"-----BEGIN [A-Z ]*PRIVATE KEY-----"#, ["PRIVATE KEY"], false),
+            ("a bearer token", #"(?i)\bbearer\s+[A-Za-z0-9\-._~+/]{8,}=*"#, ["earer", "EARER"], false),
+            ("a JSON web token", #"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*"#, ["eyJ"], false),
+            ("an AWS access key id", #"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"#, ["AKIA", "ASIA"], false),
+            ("a GitHub token", #"\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})\b"#, ["ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"], false),
+            ("a Stripe secret key", #"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}\b"#, ["k_live_", "k_test_"], false),
+            ("a Slack token", #"\bxox[abprs]-[A-Za-z0-9-]{10,}"#, ["xox"], false),
+            ("a Google API key", #"\bAIza[0-9A-Za-z_-]{35}\b"#, ["AIza"], false),
+            ("an Anthropic API key", #"\bsk-ant-[A-Za-z0-9_-]{20,}"#, ["sk-ant-"], false),
+            ("an OpenAI API key", #"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"#, ["sk-"], true),
+        ].map { name, pattern, anchors, random in
+            // The patterns are literals: the tests run each, so `try!` cannot fail at run time.
+            Pattern(name: name, regex: try! NSRegularExpression(pattern: pattern), anchors: anchors, mustLookRandom: random)
+        })
 
     /// Whether `text` could hold a token shape at all: one of their literal parts is in it.
     static func mayMatch(_ text: String) -> Bool {
@@ -203,7 +204,7 @@ struct SecretScanner {
                 let location = SecretPlace(.jsonKey(memberPath), side)
                 switch member.value {
                 case .string(let text) where SensitiveNames.isSecretKey(member.key),
-                     .number(let text) where SensitiveNames.isSecretKey(member.key):
+                    .number(let text) where SensitiveNames.isSecretKey(member.key):
                     if !SensitiveNames.isRedacted(text) { add(index, location, location.description, "a secret-named JSON key", text) }
                 default:
                     scanJSON(member.value, path: memberPath, side: side, at: index)

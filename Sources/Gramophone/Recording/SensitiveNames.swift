@@ -71,9 +71,10 @@ enum SensitiveNames {
 
     /// Every secret name and suffix above contains one of these (`api_key` has `key`, `passwd`
     /// `pass`, `client_assertion` `assertion`), keyed by first letter.
-    private static let stemsByFirstByte: [UInt8: [[UInt8]]] = Dictionary(grouping: [
-        "pass", "pwd", "secret", "token", "key", "auth", "credential", "session", "cookie", "sig", "assertion", "verifier",
-    ].map { Array($0.utf8) }, by: { $0[0] })
+    private static let stemsByFirstByte: [UInt8: [[UInt8]]] = Dictionary(
+        grouping: [
+            "pass", "pwd", "secret", "token", "key", "auth", "credential", "session", "cookie", "sig", "assertion", "verifier",
+        ].map { Array($0.utf8) }, by: { $0[0] })
 
     /// Query parameters that hold secrets: the secret keys, signatures of signed URLs, and
     /// `key` when its value has the shape of an API key (Google's `key=AIza…`), not a lookup
@@ -179,7 +180,7 @@ enum SensitiveNames {
     private static func isNameByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-             UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
+            UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
             return true
         default:
             return false
@@ -189,7 +190,7 @@ enum SensitiveNames {
     private static func endsValue(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"),
-             UInt8(ascii: " "), 0x09, 0x0A, 0x0B, 0x0C, 0x0D:
+            UInt8(ascii: " "), 0x09, 0x0A, 0x0B, 0x0C, 0x0D:
             return true
         default:
             return false

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -77,12 +78,16 @@ extension Turntable {
             timeUp.set()
             reading.cancel()
         }
-        Task { _ = await reading.result; timer.cancel() }
-        let handedOn = ChunkSource(pull: { try await relay.next() }, stop: {
-            // The caller dropped the bytes: if the stream is still going, it is cancelled as URLSession would.
-            callerGone.set()
-            reading.cancel()
-        })
+        Task {
+            _ = await reading.result; timer.cancel()
+        }
+        let handedOn = ChunkSource(
+            pull: { try await relay.next() },
+            stop: {
+                // The caller dropped the bytes: if the stream is still going, it is cancelled as URLSession would.
+                callerGone.set()
+                reading.cancel()
+            })
         return Answer(outcome: .success((response, Data())), source: .network, relayed: handedOn)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -69,9 +70,11 @@ extension Turntable {
         let (answer, duration) = await recorder.send(live)
         // A transport error is not recorded: a flaky network must not become a fixture.
         guard case .success(let (response, body)) = answer.outcome else { return answer }
-        let track = recorder.recording.redaction.redact(Track(request: live, response: Track.Response(recording: response, body: body, for: live.url),
-                                                              recordedAt: recordedAt, duration: duration),
-                                                        allowing: recorder.recording.allowedSecrets)
+        let track = recorder.recording.redaction.redact(
+            Track(
+                request: live, response: Track.Response(recording: response, body: body, for: live.url),
+                recordedAt: recordedAt, duration: duration),
+            allowing: recorder.recording.allowedSecrets)
         deck.withLock { $0.appendRecorded(track) }
         recorder.noteRecorded()
         return answer

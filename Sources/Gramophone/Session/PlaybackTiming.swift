@@ -58,11 +58,13 @@ extension Turntable {
             }
             guard let recordedAt, let start else { return Self.scaled(duration ?? 0, speed) }
             let now = Date()
-            let origin = clock.origin ?? settings.withLock { settings in
-                // The first request sets the origin; a racing second one keeps the first's.
-                if settings.clock.origin == nil { settings.clock.origin = (now, start) }
-                return settings.clock.origin ?? (now, start)
-            }
+            let origin =
+                clock.origin
+                ?? settings.withLock { settings in
+                    // The first request sets the origin; a racing second one keeps the first's.
+                    if settings.clock.origin == nil { settings.clock.origin = (now, start) }
+                    return settings.clock.origin ?? (now, start)
+                }
             let finishedInRecording = recordedAt.addingTimeInterval(duration ?? 0).timeIntervalSince(origin.recording)
             let due = origin.wall.addingTimeInterval(Self.scaled(finishedInRecording, speed))
             return max(0, due.timeIntervalSince(now))

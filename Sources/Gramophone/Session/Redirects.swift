@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -15,8 +16,9 @@ extension Turntable {
     /// `answer` is not a redirect with a `Location`.
     static func redirectRequest(after answer: Answer, of live: Track.Request) -> (response: HTTPURLResponse, request: URLRequest)? {
         guard case .success(let (response, _)) = answer.outcome, [301, 302, 303, 307, 308].contains(response.statusCode),
-              let location = response.value(forHTTPHeaderField: "Location"),
-              let target = URL(string: location, relativeTo: response.url ?? live.url)?.absoluteURL else { return nil }
+            let location = response.value(forHTTPHeaderField: "Location"),
+            let target = URL(string: location, relativeTo: response.url ?? live.url)?.absoluteURL
+        else { return nil }
         var request = live.urlRequest
         request.url = target
         let becomesGet = response.statusCode == 303 ? live.method != "HEAD" : (response.statusCode <= 302 && live.method == "POST")
@@ -49,13 +51,16 @@ extension Turntable {
     /// Answers `live`, following redirects to targets this Turntable answers. `approve` sees
     /// each redirect and returns the request to follow, or nil to stop at the 3xx. Each hop
     /// but the last is held back by the playback timing here; the caller waits out the last.
-    nonisolated(nonsending) func answerFollowingRedirects(_ live: Track.Request, streaming: Bool = false,
-                                  approve: (HTTPURLResponse, URLRequest) async -> URLRequest? = { $1 }) async -> Answer {
+    nonisolated(nonsending) func answerFollowingRedirects(
+        _ live: Track.Request, streaming: Bool = false,
+        approve: (HTTPURLResponse, URLRequest) async -> URLRequest? = { $1 }
+    ) async -> Answer {
         var request = live
         var answer = await answer(request, streaming: streaming)
         var hops = 0
         while let (response, next) = Self.redirectRequest(after: answer, of: request),
-              let nextRequest = try? Track.Request(next), canAnswer(nextRequest) {
+            let nextRequest = try? Track.Request(next), canAnswer(nextRequest)
+        {
             guard hops < Self.redirectLimit else {
                 return Answer(outcome: .failure(URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url])), source: .miss)
             }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -49,7 +50,11 @@ extension Turntable {
     /// the chronological clock over: the next request is the recording's start again.
     public var timing: PlaybackTiming {
         get { settings.withLock { $0.timing } }
-        set { settings.withLock { $0.timing = newValue; $0.clock = PlaybackClock() } }
+        set {
+            settings.withLock {
+                $0.timing = newValue; $0.clock = PlaybackClock()
+            }
+        }
     }
 
     /// The largest piece of a body handed to `urlSession(_:dataTask:didReceive:)` (or written
@@ -61,6 +66,8 @@ extension Turntable {
     }
 
     func nextTaskIdentifier() -> Int {
-        settings.withLock { $0.nextTaskIdentifier += 1; return $0.nextTaskIdentifier }
+        settings.withLock {
+            $0.nextTaskIdentifier += 1; return $0.nextTaskIdentifier
+        }
     }
 }

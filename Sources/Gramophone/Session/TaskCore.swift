@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -155,7 +156,9 @@ final class TaskCore: Sendable {
                 // Upload bodies take part in matching: they become the request's body.
                 live.body = try source.read()
                 let count = Int64(live.body.count)
-                change(task, ["countOfBytesSent", "countOfBytesExpectedToSend"]) { $0.sent = count; $0.expectedToSend = count }
+                change(task, ["countOfBytesSent", "countOfBytesExpectedToSend"]) {
+                    $0.sent = count; $0.expectedToSend = count
+                }
                 if count > 0, let delegation {
                     await delegation.perform { delegation.didSendBodyData(task, count) }
                 }

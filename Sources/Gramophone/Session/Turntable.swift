@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -86,8 +87,10 @@ public final class Turntable: NetworkSession, Sendable {
     ///   - sourceFile: the calling file, which places the default store; leave it to the compiler.
     /// - Throws: `VinylError` for a bad name, a missing vinyl (that will not be recorded) or an
     ///   unreadable one; `RecordingError.invalidMode` for an unknown `GRAMOPHONE_RECORD_MODE`.
-    public convenience init(vinylNamed name: String, from store: VinylStore? = nil, matching: MatchingStrategy = .default, recording: Recording? = nil,
-                            sourceFile: StaticString = #filePath) throws {
+    public convenience init(
+        vinylNamed name: String, from store: VinylStore? = nil, matching: MatchingStrategy = .default, recording: Recording? = nil,
+        sourceFile: StaticString = #filePath
+    ) throws {
         let store = store ?? .defaultFolder(near: sourceFile)
         let file = try store.file(for: name)
         guard let recording else {
@@ -105,8 +108,9 @@ public final class Turntable: NetworkSession, Sendable {
         case .never:
             guard exists else {
                 let why = recording.mode == nil ? (store.isBundle ? " (the default for a bundle)" : recording.isCI ? " (the default on CI)" : "") : ""
-                throw VinylError(.notFound, file: file.path, problem: "no such file, and the record mode is never\(why)",
-                                 fix: "Record it locally first (the default mode, once, records a missing vinyl), or set \(Recording.modeVariable)=once")
+                throw VinylError(
+                    .notFound, file: file.path, problem: "no such file, and the record mode is never\(why)",
+                    fix: "Record it locally first (the default mode, once, records a missing vinyl), or set \(Recording.modeVariable)=once")
             }
             vinyl = try Vinyl(contentsOf: file)
         }
@@ -158,10 +162,11 @@ public final class Turntable: NetworkSession, Sendable {
     public var playback: Playback {
         let recorded = recorder?.ledger.withLock { $0.recordedCount } ?? 0
         return deck.withLock { deck in
-            Playback(vinylName: deck.vinyl.name, file: recorder?.file ?? deck.file, mode: recorder?.mode ?? .never,
-                     isNew: recorder?.isNew ?? false, isWriteProtected: !(recorder?.mayRecord ?? false),
-                     playCounts: deck.playCounts, requestsAnswered: deck.answered, recordedCount: recorded,
-                     misses: deck.misses, missReports: deck.missLog)
+            Playback(
+                vinylName: deck.vinyl.name, file: recorder?.file ?? deck.file, mode: recorder?.mode ?? .never,
+                isNew: recorder?.isNew ?? false, isWriteProtected: !(recorder?.mayRecord ?? false),
+                playCounts: deck.playCounts, requestsAnswered: deck.answered, recordedCount: recorded,
+                misses: deck.misses, missReports: deck.missLog)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -52,9 +53,18 @@ final class TurntableDataTask: URLSessionDataTask, TaskMaking, @unchecked Sendab
     override var countOfBytesExpectedToSend: Int64 { core.locked.withLock { $0.expectedToSend } }
     override var progress: Progress { core.progress }
     // Settable properties: stored here, since the abstract class has no storage on Apple platforms.
-    override var taskDescription: String? { get { core.attributes.withLock { $0.taskDescription } } set { core.attributes.withLock { $0.taskDescription = newValue } } }
-    override var priority: Float { get { core.attributes.withLock { $0.priority } } set { core.attributes.withLock { $0.priority = newValue } } }
-    override var earliestBeginDate: Date? { get { core.attributes.withLock { $0.earliestBeginDate } } set { core.attributes.withLock { $0.earliestBeginDate = newValue } } }
+    override var taskDescription: String? {
+        get { core.attributes.withLock { $0.taskDescription } }
+        set { core.attributes.withLock { $0.taskDescription = newValue } }
+    }
+    override var priority: Float {
+        get { core.attributes.withLock { $0.priority } }
+        set { core.attributes.withLock { $0.priority = newValue } }
+    }
+    override var earliestBeginDate: Date? {
+        get { core.attributes.withLock { $0.earliestBeginDate } }
+        set { core.attributes.withLock { $0.earliestBeginDate = newValue } }
+    }
     override var countOfBytesClientExpectsToSend: Int64 {
         get { core.attributes.withLock { $0.clientExpectsToSend } }
         set { core.attributes.withLock { $0.clientExpectsToSend = newValue } }
@@ -108,9 +118,18 @@ final class TurntableUploadTask: URLSessionUploadTask, TaskMaking, @unchecked Se
     override var countOfBytesExpectedToSend: Int64 { core.locked.withLock { $0.expectedToSend } }
     override var progress: Progress { core.progress }
     // Settable properties: stored here, since the abstract class has no storage on Apple platforms.
-    override var taskDescription: String? { get { core.attributes.withLock { $0.taskDescription } } set { core.attributes.withLock { $0.taskDescription = newValue } } }
-    override var priority: Float { get { core.attributes.withLock { $0.priority } } set { core.attributes.withLock { $0.priority = newValue } } }
-    override var earliestBeginDate: Date? { get { core.attributes.withLock { $0.earliestBeginDate } } set { core.attributes.withLock { $0.earliestBeginDate = newValue } } }
+    override var taskDescription: String? {
+        get { core.attributes.withLock { $0.taskDescription } }
+        set { core.attributes.withLock { $0.taskDescription = newValue } }
+    }
+    override var priority: Float {
+        get { core.attributes.withLock { $0.priority } }
+        set { core.attributes.withLock { $0.priority = newValue } }
+    }
+    override var earliestBeginDate: Date? {
+        get { core.attributes.withLock { $0.earliestBeginDate } }
+        set { core.attributes.withLock { $0.earliestBeginDate = newValue } }
+    }
     override var countOfBytesClientExpectsToSend: Int64 {
         get { core.attributes.withLock { $0.clientExpectsToSend } }
         set { core.attributes.withLock { $0.clientExpectsToSend = newValue } }
@@ -165,9 +184,18 @@ final class TurntableDownloadTask: URLSessionDownloadTask, TaskMaking, @unchecke
     override var countOfBytesExpectedToSend: Int64 { core.locked.withLock { $0.expectedToSend } }
     override var progress: Progress { core.progress }
     // Settable properties: stored here, since the abstract class has no storage on Apple platforms.
-    override var taskDescription: String? { get { core.attributes.withLock { $0.taskDescription } } set { core.attributes.withLock { $0.taskDescription = newValue } } }
-    override var priority: Float { get { core.attributes.withLock { $0.priority } } set { core.attributes.withLock { $0.priority = newValue } } }
-    override var earliestBeginDate: Date? { get { core.attributes.withLock { $0.earliestBeginDate } } set { core.attributes.withLock { $0.earliestBeginDate = newValue } } }
+    override var taskDescription: String? {
+        get { core.attributes.withLock { $0.taskDescription } }
+        set { core.attributes.withLock { $0.taskDescription = newValue } }
+    }
+    override var priority: Float {
+        get { core.attributes.withLock { $0.priority } }
+        set { core.attributes.withLock { $0.priority = newValue } }
+    }
+    override var earliestBeginDate: Date? {
+        get { core.attributes.withLock { $0.earliestBeginDate } }
+        set { core.attributes.withLock { $0.earliestBeginDate = newValue } }
+    }
     override var countOfBytesClientExpectsToSend: Int64 {
         get { core.attributes.withLock { $0.clientExpectsToSend } }
         set { core.attributes.withLock { $0.clientExpectsToSend = newValue } }

@@ -90,7 +90,8 @@ enum VinylLocation {
 
     private static func invalid(_ name: String, _ reason: String) -> VinylError {
         let shown = name.unicodeScalars.map { $0.value < 0x20 ? "\\u{\(String($0.value, radix: 16))}" : String($0) }.joined()
-        return VinylError(.invalidName, file: nil, problem: "the vinyl name \"\(shown.prefix(120))\" is not allowed: \(reason)",
-                          fix: "Use a relative name such as \"users\" or \"UsersTests/fetchesUser\"")
+        return VinylError(
+            .invalidName, file: nil, problem: "the vinyl name \"\(shown.prefix(120))\" is not allowed: \(reason)",
+            fix: "Use a relative name such as \"users\" or \"UsersTests/fetchesUser\"")
     }
 }

@@ -72,8 +72,9 @@ public struct VinylStore: Sendable, CustomStringConvertible {
             return try VinylLocation.file(for: name, in: folder)
         case .bundle(let resources, let path):
             guard let resources else {
-                throw VinylError(.notFound, file: path, problem: "the bundle has no resources folder",
-                                 fix: "Add the vinyls to the test target's resources in Package.swift: resources: [.copy(\"Vinyls\")]")
+                throw VinylError(
+                    .notFound, file: path, problem: "the bundle has no resources folder",
+                    fix: "Add the vinyls to the test target's resources in Package.swift: resources: [.copy(\"Vinyls\")]")
             }
             // SwiftPM's `.copy("Vinyls")` keeps the folder, `.process` flattens it: look in both.
             let candidates = ["Vinyls", "", "Resources/Vinyls", "Resources"].map {
@@ -89,7 +90,8 @@ public struct VinylStore: Sendable, CustomStringConvertible {
 
     /// What to do about a vinyl that is not in the store, for `VinylError.notFound`.
     var fixForMissingVinyl: String {
-        isBundle ? "Add the vinyls to the test target's resources (resources: [.copy(\"Vinyls\")]) or record them into a folder"
+        isBundle
+            ? "Add the vinyls to the test target's resources (resources: [.copy(\"Vinyls\")]) or record them into a folder"
             : "Record it (Recording(), or GRAMOPHONE_RECORD_MODE=once), or check the name and the store"
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -22,7 +23,9 @@ struct StubAnswer: Sendable {
         while case .dynamic(let provider) = current.kind {
             depth += 1
             guard depth <= maximumDynamicDepth else {
-                return StubAnswer(outcome: .failure(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "a dynamic stub response returned dynamic responses \(maximumDynamicDepth) times in a row"])), condition: condition, cachePolicy: .notAllowed)
+                return StubAnswer(
+                    outcome: .failure(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "a dynamic stub response returned dynamic responses \(maximumDynamicDepth) times in a row"])),
+                    condition: condition, cachePolicy: .notAllowed)
             }
             do {
                 current = try await provider(request)

@@ -177,7 +177,8 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
             guard let live = try? JSONParser.parse(request.body) else {
                 return .failed("body \(BodyComparison.preview(request.body)) is not JSON")
             }
-            return live.semanticallyEquals(expected) ? .matched([:]) : .failed("JSON body \(BodyComparison.preview(request.body)) differs from \(String(decoding: JSONWriter.compact(expected), as: UTF8.self))")
+            return live.semanticallyEquals(expected)
+                ? .matched([:]) : .failed("JSON body \(BodyComparison.preview(request.body)) differs from \(String(decoding: JSONWriter.compact(expected), as: UTF8.self))")
         case .custom(let name, let rule):
             return rule(request) ? .matched([:]) : .failed("\(name): the custom matcher said no")
         }

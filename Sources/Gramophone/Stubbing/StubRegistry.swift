@@ -70,10 +70,11 @@ public final class StubRegistry: Sendable {
         let name = "Mocktail folder \(folder.lastPathComponent)"
         let stub = Stub(name, priority: priority)
             .matching(.custom(name) { collection.stub(method: $0.method, url: $0.url) != nil })
-            .responding(with: .dynamic { request in
-                guard let response = collection.response(for: request.request) else { return .error(.resourceUnavailable) }
-                return StubResponse(.response(response))
-            })
+            .responding(
+                with: .dynamic { request in
+                    guard let response = collection.response(for: request.request) else { return .error(.resourceUnavailable) }
+                    return StubResponse(.response(response))
+                })
         return add(stub)
     }
 
@@ -124,8 +125,10 @@ public final class StubRegistry: Sendable {
             case .matched(let variables):
                 guard let response = entry.stub.response(for: request.method) else {
                     let methods = entry.stub.responses.keys.sorted().joined(separator: ", ")
-                    attempts.append(.init(stub: entry.stub.description, priority: entry.stub.priority,
-                                          reason: "matches, but has no response for \(request.method) (only \(methods.isEmpty ? "none" : methods))"))
+                    attempts.append(
+                        .init(
+                            stub: entry.stub.description, priority: entry.stub.priority,
+                            reason: "matches, but has no response for \(request.method) (only \(methods.isEmpty ? "none" : methods))"))
                     continue
                 }
                 return .stubbed(response, StubRequest(request: request, variables: variables), placeholders: snapshot.placeholders, condition: snapshot.condition)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -85,16 +86,20 @@ public struct StubResponse: Sendable {
     /// .events([ServerSentEvent(data: #"{"delta":"Hel"}"#), ServerSentEvent(data: "[DONE]")], interval: 0.05)
     /// ```
     public static func events(_ events: [ServerSentEvent], interval: TimeInterval = 0, status: Int = 200, headers: Headers = [:]) -> StubResponse {
-        chunks(events.map { Data($0.text.utf8) }, interval: interval, status: status,
-               contentType: "text/event-stream", headers: headers.setting("Cache-Control", headers["Cache-Control"] ?? "no-cache"))
+        chunks(
+            events.map { Data($0.text.utf8) }, interval: interval, status: status,
+            contentType: "text/event-stream", headers: headers.setting("Cache-Control", headers["Cache-Control"] ?? "no-cache"))
     }
 
     /// A body that arrives in these chunks, `interval` seconds apart (the first at once), as a
     /// network delivers a streamed or chunked response.
-    public static func chunks(_ chunks: [Data], interval: TimeInterval = 0, status: Int = 200, contentType: String? = "application/octet-stream",
-                              headers: Headers = [:]) -> StubResponse {
-        var response = Track.Response(status: status, headers: contentType.map { headers.setting("Content-Type", $0) } ?? headers,
-                                      body: chunks.reduce(into: Data()) { $0.append($1) })
+    public static func chunks(
+        _ chunks: [Data], interval: TimeInterval = 0, status: Int = 200, contentType: String? = "application/octet-stream",
+        headers: Headers = [:]
+    ) -> StubResponse {
+        var response = Track.Response(
+            status: status, headers: contentType.map { headers.setting("Content-Type", $0) } ?? headers,
+            body: chunks.reduce(into: Data()) { $0.append($1) })
         response.stream = TrackStream(pieces: chunks.map(\.count), interval: interval.isFinite ? interval : 0)
         return StubResponse(.response(response))
     }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -42,19 +43,25 @@ extension Turntable {
         let file = URL(fileURLWithPath: path)
         let matching = try MatchingStrategy(launchValue: Environment.value(matchingVariable, in: environment))
         let recording = Recording(mode: .never, environment: environment)
-        let turntable = try Turntable(vinylNamed: file.lastPathComponent, from: .folder(file.deletingLastPathComponent()),
-                                      matching: matching, recording: recording)
+        let turntable = try Turntable(
+            vinylNamed: file.lastPathComponent, from: .folder(file.deletingLastPathComponent()),
+            matching: matching, recording: recording)
         let stubber = HTTPStubber.shared
-        stubber.stubs.add(Stub("vinyl \(file.lastPathComponent)").responding(with: .dynamic { request in
-            let answer = await turntable.answer(request.request)
-            await turntable.waitForPlayback(of: answer)
-            // Written now, not at exit: an app under UI test is usually killed, never released.
-            try? turntable.eject()
-            let (response, body) = try answer.outcome.get()
-            return .data(body, status: response.statusCode, contentType: nil, headers: Headers(response.allHeaderFields.reduce(into: [String: String]()) { fields, field in
-                if let name = field.key as? String { fields[name] = "\(field.value)" }
-            }))
-        }))
+        stubber.stubs.add(
+            Stub("vinyl \(file.lastPathComponent)").responding(
+                with: .dynamic { request in
+                    let answer = await turntable.answer(request.request)
+                    await turntable.waitForPlayback(of: answer)
+                    // Written now, not at exit: an app under UI test is usually killed, never released.
+                    try? turntable.eject()
+                    let (response, body) = try answer.outcome.get()
+                    return .data(
+                        body, status: response.statusCode, contentType: nil,
+                        headers: Headers(
+                            response.allHeaderFields.reduce(into: [String: String]()) { fields, field in
+                                if let name = field.key as? String { fields[name] = "\(field.value)" }
+                            }))
+                }))
         stubber.enable()
         return turntable
     }
@@ -78,8 +85,9 @@ extension MatchingStrategy {
             case "body": matchers.append(.body)
             case "graphql": matchers.append(.graphQL)
             default:
-                throw VinylError(.malformed, file: nil, place: Turntable.matchingVariable, problem: "\"\(name)\" is not a matcher",
-                                 fix: "Use matcher names separated by commas (method, url, scheme, host, port, path, query, body, graphql) or trackOrder")
+                throw VinylError(
+                    .malformed, file: nil, place: Turntable.matchingVariable, problem: "\"\(name)\" is not a matcher",
+                    fix: "Use matcher names separated by commas (method, url, scheme, host, port, path, query, body, graphql) or trackOrder")
             }
         }
         self = .attributes(matchers)

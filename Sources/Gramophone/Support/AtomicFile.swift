@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -24,8 +25,9 @@ enum AtomicFile {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
-            throw VinylError(.unwritable, file: path, problem: "could not create the folder \(folder.path) (\((error as NSError).localizedDescription))",
-                             fix: "Check that the path is writable, or choose another vinyl folder")
+            throw VinylError(
+                .unwritable, file: path, problem: "could not create the folder \(folder.path) (\((error as NSError).localizedDescription))",
+                fix: "Check that the path is writable, or choose another vinyl folder")
         }
         // `.NAME.PID.UUID.tmp`: hidden, never a vinyl extension, and naming its writer.
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString).tmp").path
@@ -79,10 +81,12 @@ enum AtomicFile {
         for entry in entries where entry.hasPrefix(prefix) && entry.hasSuffix(".tmp") {
             let middle = entry.dropFirst(prefix.count).dropLast(".tmp".count).split(separator: ".", omittingEmptySubsequences: false)
             guard middle.count == 2, let pid = Int32(middle[0]), pid > 0, UUID(uuidString: String(middle[1])) != nil,
-                  !isRunning(pid) else { continue }
+                !isRunning(pid)
+            else { continue }
             let path = folder.appendingPathComponent(entry).path
             guard let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date,
-                  now.timeIntervalSince(modified) >= staleAge else { continue }
+                now.timeIntervalSince(modified) >= staleAge
+            else { continue }
             unlink(path)
         }
     }
@@ -94,7 +98,8 @@ enum AtomicFile {
 
     private static func failure(_ path: String, _ code: Int32) -> VinylError {
         let reason = String(cString: strerror(code))
-        return VinylError(.unwritable, file: path, problem: "could not write the vinyl (\(reason))",
-                          fix: "Check that the folder exists and is writable; the previous file, if any, is unchanged")
+        return VinylError(
+            .unwritable, file: path, problem: "could not write the vinyl (\(reason))",
+            fix: "Check that the folder exists and is writable; the previous file, if any, is unchanged")
     }
 }

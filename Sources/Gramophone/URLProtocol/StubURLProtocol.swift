@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -28,7 +29,8 @@ final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
                 var hops = 0
                 // A stubbed redirect to a stubbed target is followed as URLSession would.
                 while let (response, next) = Turntable.redirectRequest(after: Answer(outcome: answer.outcome, source: .network), of: live),
-                      let nextRequest = try? Track.Request(next), case .stubbed = HTTPStubber.shared.stubs.resolve(nextRequest) {
+                    let nextRequest = try? Track.Request(next), case .stubbed = HTTPStubber.shared.stubs.resolve(nextRequest)
+                {
                     #if canImport(FoundationNetworking)
                     // Linux Foundation traps on `wasRedirectedTo`: follow here (Gramophone.docc/Platforms.md).
                     guard hops < Turntable.redirectLimit else {
@@ -53,8 +55,9 @@ final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
             if let stream = answer.stream, case .success(let (response, body)) = answer.outcome, let url = response.url {
                 // A streaming stub's chunks, at its own intervals.
                 let streamed = StreamPlan(stream, body: body, url: url, chunking: .asRecorded, eventStream: response.mimeType == "text/event-stream", scale: 1)
-                return await URLProtocolDelivery.deliver(answer.outcome, to: calls, cachePolicy: answer.cachePolicy,
-                                                         chunks: URLProtocolDelivery.chunks(of: streamed), ending: streamed.ending)
+                return await URLProtocolDelivery.deliver(
+                    answer.outcome, to: calls, cachePolicy: answer.cachePolicy,
+                    chunks: URLProtocolDelivery.chunks(of: streamed), ending: streamed.ending)
             }
             await URLProtocolDelivery.deliver(answer.outcome, to: calls, cachePolicy: answer.cachePolicy, chunks: plan.chunks)
         }

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -73,7 +74,8 @@ enum ProtocolSlots {
                 #else
                 let answer = await turntable.answer(live)
                 if let (response, next) = Turntable.redirectRequest(after: answer, of: live),
-                   let nextRequest = try? Track.Request(next), turntable.canAnswer(nextRequest) {
+                    let nextRequest = try? Track.Request(next), turntable.canAnswer(nextRequest)
+                {
                     // The session asks its delegate and loads the target through this class again.
                     await turntable.waitForPlayback(of: answer)
                     URLProtocolDelivery.redirect(to: next, after: response, through: calls)
@@ -119,7 +121,10 @@ final class TurntableURLProtocol<Slot: SlotMarker>: URLProtocol, LoadingURLProto
 
     override func startLoading() {
         guard let turntable = ProtocolSlots.turntable(for: Self.self) else {
-            client?.urlProtocol(self, didFailWithError: URLError(.cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "The Turntable behind this URLSession no longer exists; keep it alive while the session is used"]))
+            client?.urlProtocol(
+                self,
+                didFailWithError: URLError(
+                    .cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "The Turntable behind this URLSession no longer exists; keep it alive while the session is used"]))
             return
         }
         let started = ProtocolSlots.load(self, from: turntable)

@@ -1,4 +1,5 @@
 import Foundation
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -79,8 +80,10 @@ final class ProtocolLoad: Sendable {
 enum URLProtocolDelivery {
     /// Tells the client the outcome: the response, the body in `chunks` (each after its
     /// delay), then the end, or `ending` (a stream that broke off); nothing once the load is stopped.
-    static func deliver(_ outcome: Result<(HTTPURLResponse, Data), any Error>, to calls: ProtocolClientCalls,
-                        cachePolicy: URLCache.StoragePolicy = .notAllowed, chunks: [(delay: TimeInterval, size: Int)], ending: (any Error)? = nil) async {
+    static func deliver(
+        _ outcome: Result<(HTTPURLResponse, Data), any Error>, to calls: ProtocolClientCalls,
+        cachePolicy: URLCache.StoragePolicy = .notAllowed, chunks: [(delay: TimeInterval, size: Int)], ending: (any Error)? = nil
+    ) async {
         switch outcome {
         case .failure(let error):
             let failure = Unchecked(error)

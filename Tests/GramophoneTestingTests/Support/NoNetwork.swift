@@ -1,5 +1,6 @@
 import Foundation
 import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,5 +1,7 @@
 import Foundation
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -84,8 +86,10 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
         note("data") { $0.chunks.append(data) }
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
-                    completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse, newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         note("redirect \(response.statusCode)")
         completionHandler(request)
     }

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+
+@testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import Gramophone
 
 /// What a fixture file says a track answers, read with Foundation's own JSON reader so the
 /// check does not lean on the decoders it checks.
@@ -56,8 +58,9 @@ enum FixtureExpectations {
             }
         case let value?: body = .json(value)
         }
-        return ExpectedTrack(method: request["method"] as? String ?? "GET", url: try #require(request["url"] as? String),
-                             status: try #require(response["status"] as? Int), headers: headers, body: body)
+        return ExpectedTrack(
+            method: request["method"] as? String ?? "GET", url: try #require(request["url"] as? String),
+            status: try #require(response["status"] as? Int), headers: headers, body: body)
     }
 
     private static func harEntry(_ entry: [String: Any]) throws -> ExpectedTrack {
@@ -70,8 +73,9 @@ enum FixtureExpectations {
         let content = response["content"] as? [String: Any] ?? [:]
         var body = Data((content["text"] as? String ?? "").utf8)
         if content["encoding"] as? String == "base64" { body = try #require(Data(base64Encoded: content["text"] as? String ?? "")) }
-        return ExpectedTrack(method: request["method"] as? String ?? "GET", url: try #require(request["url"] as? String),
-                             status: try #require(response["status"] as? Int), headers: headers, body: .bytes(body))
+        return ExpectedTrack(
+            method: request["method"] as? String ?? "GET", url: try #require(request["url"] as? String),
+            status: try #require(response["status"] as? Int), headers: headers, body: .bytes(body))
     }
 }
 
@@ -80,8 +84,10 @@ enum Replay {
     /// against what the fixture file says.
     /// - Parameter headersDroppedByHAR: HAR stores bodies decoded, so its reader drops a stale
     ///   `Content-Encoding` and `Content-Length`; those two are not compared then.
-    static func check(_ vinyl: Vinyl, against expected: [ExpectedTrack], headersDroppedByHAR: Bool = false,
-                      sourceLocation: SourceLocation = #_sourceLocation) async throws {
+    static func check(
+        _ vinyl: Vinyl, against expected: [ExpectedTrack], headersDroppedByHAR: Bool = false,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         try #require(vinyl.tracks.count == expected.count, "track count", sourceLocation: sourceLocation)
         let turntable = Turntable(vinyl: vinyl, matching: .trackOrder(checking: [.method, .url]))
         for (index, expectation) in expected.enumerated() {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
+
 @testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -37,8 +39,9 @@ struct PathScenario: Sendable, CustomTestStringConvertible {
 
     private func install(_ entries: [Entry], on registry: StubRegistry) {
         for entry in entries {
-            registry.add(Stub().matching(.method(entry.request.method)).matching(.url(entry.request.url))
-                .responding(with: StubResponse(entry.outcome).delivered(entry.delivery ?? .immediate)))
+            registry.add(
+                Stub().matching(.method(entry.request.method)).matching(.url(entry.request.url))
+                    .responding(with: StubResponse(entry.outcome).delivered(entry.delivery ?? .immediate)))
         }
     }
 
@@ -60,18 +63,27 @@ struct PathScenario: Sendable, CustomTestStringConvertible {
         scenarios.append(single("small-text", .text("Hello, Gramophone")))
         scenarios.append(single("binary-1MB", .data(Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }))))
         scenarios.append(single("json", .json(#"{"id":42,"tags":["a","b"],"nested":{"ok":true}}"#)))
-        scenarios.append(single("two-set-cookies", .response(Track.Response(status: 200, headers: Headers([
-            .init(name: "Set-Cookie", value: "a=1; Path=/"), .init(name: "Set-Cookie", value: "b=2; Secure"), .init(name: "Content-Type", value: "text/plain"),
-        ]), body: Data("cookies".utf8)))))
+        scenarios.append(
+            single(
+                "two-set-cookies",
+                .response(
+                    Track.Response(
+                        status: 200,
+                        headers: Headers([
+                            .init(name: "Set-Cookie", value: "a=1; Path=/"), .init(name: "Set-Cookie", value: "b=2; Secure"), .init(name: "Content-Type", value: "text/plain"),
+                        ]), body: Data("cookies".utf8)))))
         for status in [301, 302, 307, 308] {
             for absolute in [false, true] {
                 let target = get("target-\(status)-\(absolute ? "absolute" : "relative")")
                 let location = absolute ? target.url.absoluteString : target.url.path
                 let source = get("redirect-\(status)-\(absolute ? "absolute" : "relative")")
-                scenarios.append(PathScenario(name: source.url.lastPathComponent, url: source.url, entries: [
-                    Entry(request: source, outcome: .status(status, headers: ["Location": location])),
-                    Entry(request: target, outcome: .text("arrived after \(status)")),
-                ]))
+                scenarios.append(
+                    PathScenario(
+                        name: source.url.lastPathComponent, url: source.url,
+                        entries: [
+                            Entry(request: source, outcome: .status(status, headers: ["Location": location])),
+                            Entry(request: target, outcome: .text("arrived after \(status)")),
+                        ]))
             }
         }
         scenarios.append(single("error-timed-out", .error(.timedOut)))
@@ -115,7 +127,8 @@ struct PathResult: Equatable, CustomStringConvertible {
 
     var description: String {
         let shownBody = body.map { $0.count > 40 ? "\($0.count) bytes" : String(decoding: $0, as: UTF8.self) } ?? "-"
-        return "status \(status.map(String.init) ?? "-") url \(finalURL ?? "-") body \(shownBody) error \(errorCode.map { "\(errorDomain ?? "") \($0)" } ?? "-") headers \(headers.sorted { $0.key < $1.key }) calls \(delegateCalls ?? [])"
+        return
+            "status \(status.map(String.init) ?? "-") url \(finalURL ?? "-") body \(shownBody) error \(errorCode.map { "\(errorDomain ?? "") \($0)" } ?? "-") headers \(headers.sorted { $0.key < $1.key }) calls \(delegateCalls ?? [])"
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import GramophoneTestSupport
+import Testing
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

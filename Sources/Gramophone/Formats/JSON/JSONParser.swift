@@ -221,7 +221,7 @@ struct JSONParser {
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
-        position += 1 // opening quote
+        position += 1  // opening quote
         let start = position
         var asciiOnly = true
         // Fast path: no escapes, the bytes are the string.
