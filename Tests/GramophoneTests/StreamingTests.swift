@@ -77,6 +77,34 @@ struct StreamingTests {
 
     // MARK: Record, then replay with no network
 
+    @Test(.enabled(if: HTTPBin.isAvailable), arguments: ["stream/5", "drip?numbytes=40&duration=0.4&delay=0"])
+    func httpbinStreamsRecordAndReplayTheirChunks(path: String) async throws {
+        let url = try #require(URL(string: try HTTPBin.baseURL().absoluteString + "/" + path))
+        let (recorder, folder) = try Self.recorder("httpbin")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (bytes, _) = try await recorder.bytes(for: URLRequest(url: url))
+        let live = try await Self.collect(bytes).map(\.data)
+        try await Self.waitForRecording(recorder)
+        try recorder.eject()
+        #expect(live.count > 1, "httpbin sent \(path) in \(live.count) pieces")
+
+        let (replayed, _) = try await Turntable(vinylNamed: "httpbin", from: .folder(folder)).bytes(for: URLRequest(url: url))
+        #expect(try await Self.collect(replayed).map(\.data) == live)
+    }
+
+    @Test func aSecretInsideAChunkIsFoundByTheScanner() throws {
+        let token = "ghp_" + String(repeating: "a1B2c3D4e5", count: 4).prefix(36)
+        var response = Track.Response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data("data: {\"note\": \"\(token)\"}\n\n".utf8))
+        response.stream = TrackStream(pieces: [10, response.body.count - 10], interval: 0.01)
+        let vinyl = Vinyl(name: "leak", tracks: [Track(request: Track.Request(url: URL(string: "https://api.example.com/s")!), outcome: .response(response))])
+        let findings = vinyl.likelySecrets()
+        #expect(findings.contains { $0.trackIndex == 0 }, "\(findings)")
+        // Written and read back, the chunks keep their text.
+        let reread = try Vinyl(data: vinyl.encoded(as: .gramophone), name: "leak")
+        #expect(reread.tracks.first?.response?.stream == response.stream)
+        #expect(reread.likelySecrets().count == findings.count)
+    }
+
     @Test(.enabled(if: StreamServer.isAvailable))
     func recordedEventsReplayChunkByChunkWithTheirPacing() async throws {
         let url = try StreamServer.url("/sse?count=5&gap=60")

@@ -49,13 +49,16 @@ extension Turntable {
                     }
                 }
             } catch {
-                if timeUp.isSet {
-                    end = .stopped("\(GramophoneFormat.formatSeconds(limit.seconds)) seconds")
-                } else if callerGone.isSet || (error as? URLError)?.code == .cancelled {
-                    end = .cancelled
-                } else {
-                    end = .failed(Track.Failure(error))
-                }
+                end = (error as? URLError)?.code == .cancelled ? .cancelled : .failed(Track.Failure(error))
+            }
+            // Cancelling this task is how the time limit and a caller who stopped reading end it;
+            // the pieces may then simply stop coming (an AsyncThrowingStream ends on cancellation).
+            if timeUp.isSet {
+                end = .stopped("\(GramophoneFormat.formatSeconds(limit.seconds)) seconds")
+            } else if case .stopped = end {
+                // A limit was reached first; the caller going away after it changes nothing.
+            } else if callerGone.isSet || Task.isCancelled {
+                end = .cancelled
             }
             // The caller sees the stream end where the recording does; a broken one breaks for it too.
             if case .failed(let failure) = end {
