@@ -213,6 +213,42 @@ struct StubberTests {
                 == PathExceptions.delegateCalls(taskCalls, path: .delegate, scenario: scenario), "\(scenario.name): delegate calls")
     }
 
+    /// The live reference of LiveReferenceTests through the stubber's paths: each httpbin answer,
+    /// fetched with a plain URLSession and recorded, installed as stubs from the vinyl, then
+    /// fetched through the stubber's session (async and delegate) and `URLSession.shared`.
+    @Test(.enabled(if: HTTPBin.isAvailable, "needs the local httpbin (scripts/test starts it)"), arguments: LiveReferenceTests.endpoints)
+    func theLiveReferenceThroughTheStubberEqualsTheLiveResult(_ endpoint: String) async throws {
+        defer { cleanUp() }
+        let url = try #require(URL(string: endpoint, relativeTo: try HTTPBin.baseURL())?.absoluteURL)
+        let request = URLRequest(url: url)
+        // Sessions made from .ephemeral do not see the stubber on Linux (nor on Apple platforms):
+        // these two reach httpbin itself.
+        let live = URLSession(configuration: .ephemeral)
+        defer { live.finishTasksAndInvalidate() }
+        let reference = LiveExceptions.comparable(await PathRunner.async(cancel: false) { try await live.data(for: request) }, endpoint: endpoint)
+        let folder = try makeTemporaryFolder(prefix: "gramophone-live-stubber")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recording = Recording(mode: .once, redaction: .none, environment: [:]).allowing([.header("Set-Cookie", in: .response), .query("Set-Cookie")])
+        let recorder = try Turntable(vinylNamed: "live", from: .folder(folder), recording: recording)
+        _ = await PathRunner.async(cancel: false) { try await recorder.data(for: request) }
+        try recorder.eject()
+
+        let vinyl = try Vinyl(contentsOf: folder.appendingPathComponent("live.json"))
+        PathScenario(name: endpoint, url: url, entries: vinyl.tracks.map { .init(request: $0.request, outcome: $0.outcome) }).installStubs(on: stubber.stubs)
+        let session = stubber.session()
+        defer { session.finishTasksAndInvalidate() }
+        let viaSession = await PathRunner.async(cancel: false) { try await session.data(for: request) }
+        let viaShared = await PathRunner.async(cancel: false) { try await URLSession.shared.data(for: request) }
+        let recorderDelegate = DelegateRecorder()
+        let delegateSession = stubber.session(delegate: recorderDelegate, delegateQueue: recorderDelegate.queue)
+        defer { delegateSession.finishTasksAndInvalidate() }
+        var viaDelegate = await PathRunner.delegate(recorderDelegate, cancel: false, delegateSession.dataTask(with: request))
+        viaDelegate.delegateCalls = nil
+        #expect(LiveExceptions.comparable(viaSession, endpoint: endpoint) == reference, "\(endpoint) through HTTPStubber.shared.session()")
+        #expect(LiveExceptions.comparable(viaShared, endpoint: endpoint) == reference, "\(endpoint) through URLSession.shared")
+        #expect(LiveExceptions.comparable(viaDelegate, endpoint: endpoint) == reference, "\(endpoint) through a stubber session's delegate")
+    }
+
     @Test func bodiesSentAsStreamsAreMatched() async throws {
         defer { cleanUp() }
         // Apple moves httpBody into httpBodyStream before a URLProtocol is asked; a stream body

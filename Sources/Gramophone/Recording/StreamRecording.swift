@@ -60,12 +60,6 @@ extension Turntable {
             } else if callerGone.isSet || Task.isCancelled {
                 end = .cancelled
             }
-            // The caller sees the stream end where the recording does; a broken one breaks for it too.
-            if case .failed(let failure) = end {
-                relay.finish(throwing: failure.makeError(for: live.url))
-            } else {
-                relay.finish()
-            }
             var recorded = Track.Response(recording: response, body: body, for: live.url)
             recorded.stream = TrackStream(chunks: chunks, end: end)
             let track = recorder.recording.redaction.redact(
@@ -73,6 +67,13 @@ extension Turntable {
                 allowing: recorder.recording.allowedSecrets)
             self.deck.withLock { $0.appendRecorded(track) }
             recorder.noteRecorded()
+            // Only now does the caller see the stream end (where the recording does; a broken one
+            // breaks for it too), so `eject()` after reading the last chunk writes this track.
+            if case .failed(let failure) = end {
+                relay.finish(throwing: failure.makeError(for: live.url))
+            } else {
+                relay.finish()
+            }
         }
         let seconds = limit.seconds
         let timer = Task {
