@@ -3,7 +3,8 @@
 Usage: bench_table.py RAW_OUTPUT MEMORY_JSON [PAIRED_RECORDING_JSON]
 Times are medians unless said (under 10 µs in nanoseconds), allocations are mallocs per operation
 (median). Each benchmark is set against its baseline from the same run; benchmark 8 (issue 20's
-table of the peers) gets a table of its own with the ratios between its rows.
+table of the peers) gets a table of its own with the ratios between its rows, and benchmark 9
+(issue 16's stream replay) a line with its goal.
 """
 import json
 import re
@@ -45,6 +46,12 @@ def parse(path):
     return results
 
 
+STREAM_REPLAY = "9 stream replay: 1,000 events through bytes(for:), read as lines"
+STREAM_BASELINE = "9 stream baseline: the same bytes from one Data, split into lines"
+STREAM_FLOOR = "9 stream floor: the same bytes from one Data, split in its buffer"
+STREAM_MAIN = "9 stream replay: 1,000 events through bytes(for:), read as lines from the main actor"
+
+
 def fmt_time(us):
     if us < 10:
         return f"{us * 1000:,.0f} ns"
@@ -74,6 +81,7 @@ def main():
         "5 lookup miss": "5 lookup miss, 10 tracks",
         "6 load": "6 baseline: JSONSerialization parse",
         "7 record": "7 baseline: plain URLSession, 200 requests",
+        "9 stream replay": STREAM_BASELINE,
     }
     print("| benchmark | p50 | p90 | p99 | mallocs (p50) | samples | against baseline (p50) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
@@ -91,6 +99,7 @@ def main():
         print(f"| {name} | {fmt_time(t['p50'])} | {fmt_time(t['p90'])} | {fmt_time(t['p99'])} | "
               f"{m['p50']:,.0f} | {t['samples']} | {ratio} |" if m else f"| {name} | {fmt_time(t['p50'])} | | | | | {ratio} |")
     peers_table(results, med)
+    stream_goal(med)
     if paired:
         print()
         print(f"| 7 paired: {paired['requests']} requests, {paired['rounds']} rounds side by side | plain URLSession | recording + eject | eject | recording / plain (median of rounds) |")
@@ -110,6 +119,25 @@ def main():
         if size and "vinylBytes" in memory:
             total = memory["vinylBytes"] + memory.get("turntableIndexBytes", 0)
             print(f"| Vinyl + Turntable | {total:,} | {total / size:.2f} |")
+
+
+def stream_goal(med):
+    """Issue 16's goal: the 1,000-event replay read as lines at most 2× the baseline of the same
+    run; beside it the floor (the split in the Data's buffer) and the replay from the main actor."""
+    replay, baseline = med(STREAM_REPLAY), med(STREAM_BASELINE)
+    if not (replay and baseline):
+        return
+    def cell(name):
+        t, m = med(name), med(name, "malloc")
+        if t is None:
+            return ""
+        return f"{fmt_time(t)} ({m:,.0f})" if m is not None else fmt_time(t)
+    print()
+    print("| 9: 1,000-event stream, median (mallocs) | replay, lines | baseline: Data split | replay ÷ baseline (goal ≤ 2×) | floor: split in the buffer | replay ÷ floor | replay from the main actor |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    floor = med(STREAM_FLOOR)
+    print(f"| one run | {cell(STREAM_REPLAY)} | {cell(STREAM_BASELINE)} | {replay / baseline:.2f}× ({'met' if replay / baseline <= 2 else 'not met'}) | "
+          f"{cell(STREAM_FLOOR)} | {f'{replay / floor:.1f}×' if floor else ''} | {cell(STREAM_MAIN)} |")
 
 
 def peers_table(results, med):

@@ -81,6 +81,62 @@ public enum Fixtures {
     }
 }
 
+/// Benchmark 9: a recorded streamed answer of 1,000 server-sent events, each an LLM-style delta
+/// (`data: {"id":"chatcmpl-1","choices":[{"index":0,"delta":{"content":"tok N"}}]}` and the empty
+/// line that ends it, 79-81 bytes), one recorded chunk per event, all at offset 0.
+public enum StreamFixture {
+    public static let eventCount = 1_000
+    public static let url = URL(string: "https://api.example.com/v1/chat/completions")!
+    public static var request: URLRequest {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        return request
+    }
+
+    /// The text of event `index`, its terminating empty line included.
+    public static func event(_ index: Int) -> String {
+        #"data: {"id":"chatcmpl-1","choices":[{"index":0,"delta":{"content":"tok \#(index)"}}]}"# + "\n\n"
+    }
+
+    /// The whole body in one piece: what the baseline reads.
+    public static let body = Data((0..<eventCount).map(event).joined().utf8)
+
+    /// The vinyl file's text: one track, its response streamed (`"stream"`, no `"body"`).
+    public static let vinylJSON: Data = {
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "\n", with: "\\n") + "\""
+        }
+        let chunks = (0..<eventCount).map { #"{"offsetMs": 0, "text": \#(quoted(event($0)))}"# }.joined(separator: ",\n      ")
+        return Data("""
+        {"tracks": [{"request": {"method": "POST", "url": "\(url.absoluteString)"},
+          "response": {"status": 200, "headers": {"Content-Type": "text/event-stream"},
+            "stream": {"chunks": [
+              \(chunks)
+            ], "end": "finished"}}}]}
+        """.utf8)
+    }()
+
+    /// A Turntable holding that one track, loaded from the file's text.
+    public static func turntable() throws -> Turntable {
+        Turntable(vinyl: try Vinyl(data: vinylJSON, name: "stream-1000"))
+    }
+
+    /// The baseline: the body's lines as a client without a network reads them from one `Data`,
+    /// split on line feeds into Strings, empty lines left out.
+    public static func baselineLines(_ data: Data) -> [String] {
+        data.split(separator: 0x0A).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The same lines split in the bytes' buffer rather than through `Data`'s generic indexing:
+    /// the least a reader of lines into Strings costs (not what the goal is judged against).
+    public static func floorLines(_ data: Data) -> [String] {
+        data.withUnsafeBytes { raw in
+            raw.bindMemory(to: UInt8.self).split(separator: 0x0A).map { String(decoding: UnsafeBufferPointer(rebasing: $0), as: UTF8.self) }
+        }
+    }
+}
+
 /// A small deterministic generator: the same bodies on every run.
 public struct SplitMix {
     var state: UInt64

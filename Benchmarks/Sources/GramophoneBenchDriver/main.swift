@@ -15,8 +15,40 @@ import HeapStats
 //                                     benchmark 7 paired round by round against $GRAMOPHONE_HTTPBIN;
 //                                     offline records from a replaying Turntable instead, leaving
 //                                     only Gramophone's own work (for perf)
+// GramophoneBenchDriver stream N [lines|events|chunks|bytes|baseline|floor] [main]
+//                                     N replays of benchmark 9's 1,000-event stream read as lines
+//                                     (or events, chunks, byte by byte; or the baseline's or floor's split of one Data),
+//                                     off the main actor (or on it, with main), then the median
+//                                     µs per replay (for callgrind and timing)
 
 func heap() -> Int { Int(heap_stats_in_use()) }
+
+/// `count` replays of benchmark 9's stream read as `mode`, each timed in µs; on the main actor or
+/// on the caller's executor (`nonisolated(nonsending)`).
+nonisolated(nonsending) func streamReplays(_ count: Int, _ mode: String, _ turntable: Turntable) async throws -> (times: [Double], read: Int) {
+    var times: [Double] = []
+    var read = 0
+    for _ in 0..<count {
+        let start = ContinuousClock.now
+        read = 0
+        if mode == "baseline" {
+            for line in StreamFixture.baselineLines(StreamFixture.body) { read += line.utf8.count > 0 ? 1 : 0 }
+        } else if mode == "floor" {
+            for line in StreamFixture.floorLines(StreamFixture.body) { read += line.utf8.count > 0 ? 1 : 0 }
+        } else {
+            let (bytes, _) = try await turntable.bytes(for: StreamFixture.request)
+            switch mode {
+            case "events": for try await _ in bytes.events { read += 1 }
+            case "chunks": for try await _ in bytes.chunks { read += 1 }
+            case "bytes": for try await _ in bytes { read += 1 }
+            default: for try await _ in bytes.lines { read += 1 }
+            }
+        }
+        let elapsed = ContinuousClock.now - start
+        times.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
+    }
+    return (times, read)
+}
 
 let arguments = CommandLine.arguments.dropFirst()
 switch arguments.first {
@@ -113,7 +145,18 @@ case "record":
             + "recording / plain, median of rounds side by side: \(String(format: "%.3f", paired))")
         if flags.contains("verbose") { print("plain ms:", plain.map { Int($0 * 1000) }, "\nrecording ms:", recording.map { Int($0 * 1000) }) }
     }
+case "stream":
+    let count = Int(arguments.dropFirst().first ?? "") ?? 1_000
+    let mode = arguments.dropFirst(2).first ?? "lines"
+    let onMain = arguments.dropFirst(3).first == "main"
+    let turntable = try StreamFixture.turntable()
+    // Off the main actor unless asked, as the benchmark harness runs its closures; on it, each
+    // element of an AsyncThrowingStream(unfolding:) is a hop off the main actor and back.
+    var (times, read) = onMain ? try await streamReplays(count, mode, turntable)
+        : try await Task.detached { try await streamReplays(count, mode, turntable) }.value
+    times.sort()
+    print("stream \(mode): \(read) items a replay, median \(String(format: "%.1f", times[times.count / 2])) µs over \(count) replays")
 default:
-    FileHandle.standardError.write(Data("usage: GramophoneBenchDriver memory | replay N | lookup N SIZE | load | record N ROUNDS [flags]\n".utf8))
+    FileHandle.standardError.write(Data("usage: GramophoneBenchDriver memory | replay N | lookup N SIZE | load | record N ROUNDS [flags] | stream N [lines|events|chunks|bytes|baseline|floor] [main]\n".utf8))
     exit(2)
 }
