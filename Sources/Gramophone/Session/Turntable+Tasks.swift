@@ -99,7 +99,8 @@ extension Turntable {
         let answer = await answerFollowingRedirects(live)
         await waitForPlayback(of: answer)
         // A streamed answer arrives whole once its last piece is due; one that broke off throws.
-        let plan = (try? answer.outcome.get()).flatMap { streamPlan(for: answer, body: $0.1, url: live.url) }
+        // Checked first so the common, unstreamed replay copies nothing more.
+        let plan = answer.stream == nil ? nil : (try? answer.outcome.get()).flatMap { streamPlan(for: answer, body: $0.1, url: live.url) }
         if let plan, plan.totalDelay > 0 { try? await Task.sleep(nanoseconds: UInt64(plan.totalDelay * 1_000_000_000)) }
         // URLSession reports a cancelled Swift task as URLError(.cancelled).
         if Task.isCancelled { throw URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: live.url]) }
