@@ -10,10 +10,10 @@ import FoundationNetworking
 ///
 /// Single consumer: a response's bytes are read once, as with `URLSession.AsyncBytes`.
 package final class ChunkSource: Sendable {
-    private let pull: @Sendable () async throws -> Data?
+    private let pull: nonisolated(nonsending) @Sendable () async throws -> Data?
     private let stop: @Sendable () -> Void
 
-    package init(pull: @escaping @Sendable () async throws -> Data?, stop: @escaping @Sendable () -> Void = {}) {
+    package init(pull: nonisolated(nonsending) @escaping @Sendable () async throws -> Data?, stop: @escaping @Sendable () -> Void = {}) {
         self.pull = pull
         self.stop = stop
     }
@@ -26,8 +26,8 @@ package final class ChunkSource: Sendable {
         self.init(pull: { try await channel.next() })
     }
 
-    /// The next piece; nil once the body has ended.
-    package func next() async throws -> Data? {
+    /// The next piece, read on the caller's actor; nil once the body has ended.
+    package nonisolated(nonsending) func next() async throws -> Data? {
         try await pull()
     }
 
@@ -87,7 +87,7 @@ package final class ChunkChannel: @unchecked Sendable {
 
     /// The next piece, waiting for it if none is buffered; nil at the end. A cancelled reading
     /// task ends the wait with `URLError(.cancelled)`, as URLSession's bytes do.
-    package func next() async throws -> Data? {
+    package nonisolated(nonsending) func next() async throws -> Data? {
         switch try takeReady() {
         case .piece(let piece): return piece
         case .end: return nil

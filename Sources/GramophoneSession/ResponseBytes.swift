@@ -20,71 +20,113 @@ import FoundationNetworking
 /// The stream ends with the error the response ended with (a cut connection, a recorded
 /// error). Cancelling the reading task ends it with `URLError(.cancelled)`; when nothing holds
 /// the bytes any more, the request behind them is cancelled.
-public struct ResponseBytes: AsyncSequence, Sendable {
-    package let source: ChunkSource
+public typealias ResponseBytes = ResponseStream<UInt8>
 
+/// A response's body read as it arrives: bytes (``ResponseBytes``), or the `lines`, `events`
+/// or `chunks` made of them.
+///
+/// Reading runs on the reader's own actor (`next(isolation:)`): a `@MainActor` test or view
+/// model reads a replayed stream without a thread hop per element.
+public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
+    let reader: any ResponseReader<Element>
+
+    init(_ reader: any ResponseReader<Element>) {
+        self.reader = reader
+    }
+
+    /// An iterator over the elements; every iterator of one stream reads the same body, once.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(reader: reader)
+    }
+
+    /// Reads the next element, a piece of the body at a time underneath.
+    public struct Iterator: AsyncIteratorProtocol {
+        let reader: any ResponseReader<Element>
+
+        /// The next element, on the caller's actor; nil at the end of the body.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Element? {
+            try await reader.next()
+        }
+
+        /// The next element; nil at the end of the body.
+        public mutating func next() async throws -> Element? {
+            try await reader.next()
+        }
+    }
+}
+
+extension ResponseStream where Element == UInt8 {
     /// Bytes pulled from `source`.
     package init(_ source: ChunkSource) {
-        self.source = source
+        self.init(ByteReader(source))
     }
 
-    /// An iterator over the bytes.
-    public func makeAsyncIterator() -> Iterator {
-        Iterator(source: source)
-    }
-
-    /// Reads the bytes one at a time, a piece of the body at a time underneath.
-    public struct Iterator: AsyncIteratorProtocol {
-        package let source: ChunkSource
-        var piece = Data()
-        var position = 0
-
-        /// The next byte; nil at the end of the body.
-        public mutating func next() async throws -> UInt8? {
-            if position < piece.endIndex {
-                defer { position += 1 }
-                return piece[position]
-            }
-            guard let next = try await source.next() else { return nil }
-            piece = next
-            position = piece.startIndex + 1
-            return piece[piece.startIndex]
-        }
+    /// Where these bytes come from.
+    package var source: ChunkSource {
+        // Every ResponseBytes is made from a source by the initialiser above.
+        (reader as? ByteReader)?.source ?? ChunkSource(chunks: [])
     }
 
     /// The body's pieces as they arrived: one per `urlSession(_:dataTask:didReceive:)` from a
     /// network, one per recorded chunk from a vinyl.
-    public var chunks: AsyncThrowingStream<Data, any Error> {
-        let source = source
-        return AsyncThrowingStream { try await source.next() }
+    public var chunks: ResponseStream<Data> {
+        ResponseStream<Data>(ChunkReader(source))
     }
 
     /// The body's lines, decoded as UTF-8, as `URLSession.AsyncBytes.lines` gives them: CR,
     /// LF, CR LF, NEL, LS and PS end a line, and empty lines are left out (read
     /// server-sent events with ``events``, which needs them).
-    public var lines: AsyncThrowingStream<String, any Error> {
-        let reader = LineReader(source: source, rules: .asyncLines)
-        return AsyncThrowingStream { try await reader.next() }
+    public var lines: ResponseStream<String> {
+        ResponseStream<String>(LineReader(source: source, rules: .asyncLines))
     }
 
     /// The body read as server-sent events (`text/event-stream`), each as soon as the empty
     /// line that ends it has arrived, whatever the chunks' boundaries.
-    public var events: AsyncThrowingStream<ServerSentEvent, any Error> {
-        let reader = LineReader(source: source, rules: .eventStream)
-        let parser = ParserBox()
-        return AsyncThrowingStream {
-            while let line = try await reader.next() {
-                if let event = parser.read(line) { return event }
-            }
-            return nil
-        }
+    public var events: ResponseStream<ServerSentEvent> {
+        ResponseStream<ServerSentEvent>(EventReader(LineReader(source: source, rules: .eventStream)))
     }
 }
 
-/// Lines pulled from a chunk source. One reader at a time (the stream that owns it).
-final class LineReader: @unchecked Sendable {
-    // @unchecked: used by the one AsyncThrowingStream it was made for, whose unfolding closure
-    // runs one call at a time.
+/// What a `ResponseStream` reads its elements from. Readers are classes read by one consumer
+/// at a time (a response's body is read once), on the consumer's actor.
+protocol ResponseReader<Element>: AnyObject, Sendable {
+    associatedtype Element
+    nonisolated(nonsending) func next() async throws -> Element?
+}
+
+/// The body's bytes, one at a time from the piece at hand.
+final class ByteReader: ResponseReader, @unchecked Sendable {
+    // @unchecked: `piece` and `position` belong to the one consumer reading the body.
+    let source: ChunkSource
+    private var piece = Data()
+    private var position = 0
+
+    init(_ source: ChunkSource) { self.source = source }
+
+    nonisolated(nonsending) func next() async throws -> UInt8? {
+        if position < piece.endIndex {
+            defer { position += 1 }
+            return piece[position]
+        }
+        guard let next = try await source.next() else { return nil }
+        piece = next
+        position = piece.startIndex + 1
+        return piece[piece.startIndex]
+    }
+}
+
+/// The body's pieces as they come.
+final class ChunkReader: ResponseReader {
+    let source: ChunkSource
+
+    init(_ source: ChunkSource) { self.source = source }
+
+    nonisolated(nonsending) func next() async throws -> Data? { try await source.next() }
+}
+
+/// Lines pulled from a chunk source.
+final class LineReader: ResponseReader, @unchecked Sendable {
+    // @unchecked: the splitter and the lines ready belong to the one consumer reading the body.
     private let source: ChunkSource
     private var splitter: LineSplitter
     private var ready: [String] = []
@@ -96,7 +138,7 @@ final class LineReader: @unchecked Sendable {
         splitter = LineSplitter(rules)
     }
 
-    func next() async throws -> String? {
+    nonisolated(nonsending) func next() async throws -> String? {
         while head == ready.count {
             if ended { return nil }
             ready.removeAll(keepingCapacity: true)
@@ -113,10 +155,18 @@ final class LineReader: @unchecked Sendable {
     }
 }
 
-/// The event parser of one `events` stream.
-final class ParserBox: @unchecked Sendable {
-    // @unchecked: as LineReader, used by one stream's unfolding closure, one call at a time.
+/// Server-sent events read from event-stream lines.
+final class EventReader: ResponseReader, @unchecked Sendable {
+    // @unchecked: the parser belongs to the one consumer reading the body.
+    private let lines: LineReader
     private var parser = EventStreamParser()
 
-    func read(_ line: String) -> ServerSentEvent? { parser.read(line: line) }
+    init(_ lines: LineReader) { self.lines = lines }
+
+    nonisolated(nonsending) func next() async throws -> ServerSentEvent? {
+        while let line = try await lines.next() {
+            if let event = parser.read(line: line) { return event }
+        }
+        return nil
+    }
 }

@@ -68,6 +68,33 @@ import FoundationNetworking
         while !queued.ran { await Task.yield() }
     }
 
+    enum StreamRead: String, CaseIterable, Sendable { case bytes, lines, events, chunks }
+
+    /// A recorded stream read on the main actor, in any of its forms, never leaves it: the
+    /// readers run in the caller's isolation (`next(isolation:)`), so a view model pays no hop
+    /// per byte, line or event.
+    @Test(arguments: StreamRead.allCases)
+    func aStreamIsReadWithoutLeavingTheMainActor(_ read: StreamRead) async throws {
+        let turntable = Turntable(vinyl: Vinyl(name: "none"))
+        let events = (0..<50).map { ServerSentEvent(data: #"{"n":\#($0)}"#) }
+        turntable.stubs.add(Stub().matching(try .path("/stream")).responding(with: .events(events)))
+        let queued = QueuedWork()
+        Task { @MainActor in queued.ran = true }
+        let (bytes, _) = try await turntable.bytes(for: URLRequest(url: URL(string: "https://api.example.com/stream")!))
+        var count = 0
+        switch read {
+        case .bytes: for try await _ in bytes { count += 1 }
+        case .lines: for try await _ in bytes.lines { count += 1 }
+        case .events: for try await _ in bytes.events { count += 1 }
+        case .chunks: for try await _ in bytes.chunks { count += 1 }
+        }
+        #expect(!queued.ran, "the main actor ran queued work while the stream was read, so reading left it")
+        let expected: [StreamRead: Int] = [.bytes: events.reduce(0) { $0 + $1.text.utf8.count }, .lines: 50, .events: 50, .chunks: 50]
+        #expect(count == expected[read])
+        await Task.yield()
+        while !queued.ran { await Task.yield() }
+    }
+
     /// A miss is answered on the main actor too, with its report.
     @Test func aMissIsReportedWithoutLeavingTheMainActor() async throws {
         let turntable = Turntable(vinyl: Self.vinyl)
