@@ -118,4 +118,27 @@ import FoundationNetworking
             #expect(!names.contains { $0.contains("\r") || $0.contains("\n") })
         }
     }
+
+    /// The same through the other ways a request is answered: a stub whose header holds the
+    /// line break, and a task's completion handler.
+    @Test func aStubOrATaskNeverYieldsExtraHeaders() async throws {
+        let turntable = Turntable(vinyl: Self.injectedVinyl)
+        turntable.stubs.add(Stub().matching(try .path("/stubbed")).responding(with: .text("body").header("X", Self.injected)))
+        let stubbed = URL(string: "https://a.example/stubbed")!
+        let session = turntable.makeURLSession()
+        defer { session.finishTasksAndInvalidate() }
+        let viaTask: (Data?, URLResponse?) = await withCheckedContinuation { continuation in
+            turntable.dataTask(with: URLRequest(url: URL(string: "https://a.example/x")!)) { data, response, _ in
+                continuation.resume(returning: (data, response))
+            }.resume()
+        }
+        let answers = [try await turntable.data(from: stubbed), try await session.data(from: stubbed), (viaTask.0 ?? Data(), try #require(viaTask.1))]
+        for (data, response) in answers {
+            let http = try #require(response as? HTTPURLResponse)
+            #expect(data == Data("body".utf8))
+            let names = http.allHeaderFields.keys.compactMap { ($0 as? String)?.lowercased() }
+            #expect(!names.contains("x-injected"))
+            #expect(!names.contains { $0.contains("\r") || $0.contains("\n") })
+        }
+    }
 }
