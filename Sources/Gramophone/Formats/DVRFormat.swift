@@ -29,15 +29,7 @@ enum DVRFormat {
         var members: [(key: String, value: JSONValue)] = []
         if case .failure(let failure) = track.outcome {
             // DVR has no errors; Gramophone's own `error` key keeps them readable by Gramophone.
-            members.append(
-                (
-                    "error",
-                    .object([
-                        ("code", .number(String(failure.code))),
-                        ("description", .string(failure.description)),
-                        ("domain", .string(failure.domain)),
-                    ])
-                ))
+            members.append(("error", GramophoneFormat.encodeFailure(failure)))
         }
         if let date = track.recordedAt {
             members.append(("recorded_at", .number(GramophoneFormat.formatSeconds(date.timeIntervalSince1970))))

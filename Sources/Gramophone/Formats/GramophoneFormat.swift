@@ -59,16 +59,7 @@ enum GramophoneFormat {
         if let responseValue = value["response"], responseValue != .null {
             outcome = .response(try decodeResponse(responseValue, path: path.key("response"), convention: convention))
         } else if let errorValue = value["error"], errorValue != .null {
-            let errorPath = path.key("error")
-            _ = try errorValue.members(at: errorPath)
-            guard let code = errorValue["code"] else {
-                throw StructureError(path: errorPath, problem: "missing \"code\"", fix: "An error needs its domain and code, e.g. {\"domain\": \"NSURLErrorDomain\", \"code\": -1009}")
-            }
-            outcome = .failure(
-                Track.Failure(
-                    domain: try errorValue.optionalString("domain", at: errorPath) ?? "NSURLErrorDomain",
-                    code: try code.int(at: errorPath.key("code")),
-                    description: try errorValue.optionalString("description", at: errorPath) ?? ""))
+            outcome = .failure(try decodeFailure(errorValue, path: path.key("error")))
         } else {
             throw StructureError(path: path, problem: "missing \"response\"", fix: "Every track needs a \"response\" or an \"error\"")
         }
@@ -132,6 +123,26 @@ enum GramophoneFormat {
         return response
     }
 
+    /// An error as the format stores it: `{"domain", "code", "description"}` (a track's, a stream's end).
+    static func decodeFailure(_ value: JSONValue, path: DecodingPath) throws -> Track.Failure {
+        _ = try value.members(at: path)
+        guard let code = value["code"] else {
+            throw StructureError(path: path, problem: "missing \"code\"", fix: "An error needs its domain and code, e.g. {\"domain\": \"NSURLErrorDomain\", \"code\": -1009}")
+        }
+        return Track.Failure(
+            domain: try value.optionalString("domain", at: path) ?? NSURLErrorDomain,
+            code: try code.int(at: path.key("code")),
+            description: try value.optionalString("description", at: path) ?? "")
+    }
+
+    static func encodeFailure(_ failure: Track.Failure) -> JSONValue {
+        .object([
+            ("code", .number(String(failure.code))),
+            ("description", .string(failure.description)),
+            ("domain", .string(failure.domain)),
+        ])
+    }
+
     /// Seconds since 1970 of 0001-01-01 and 9999-12-31T23:59:59Z.
     static let dateRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
     /// A day: longer than any recorded exchange, short enough that a replay delay stays sane.
@@ -163,17 +174,7 @@ enum GramophoneFormat {
     static func encodeTrack(_ track: Track) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
         if let duration = track.duration { members.append(("duration", .number(formatSeconds(duration)))) }
-        if case .failure(let failure) = track.outcome {
-            members.append(
-                (
-                    "error",
-                    .object([
-                        ("code", .number(String(failure.code))),
-                        ("description", .string(failure.description)),
-                        ("domain", .string(failure.domain)),
-                    ])
-                ))
-        }
+        if case .failure(let failure) = track.outcome { members.append(("error", encodeFailure(failure))) }
         if let recordedAt = track.recordedAt { members.append(("recordedAt", .string(ISO8601.format(recordedAt)))) }
         members.append(("request", encodeRequest(track.request)))
         if case .response(let response) = track.outcome { members.append(("response", encodeResponse(response))) }

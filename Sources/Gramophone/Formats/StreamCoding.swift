@@ -59,16 +59,7 @@ enum StreamCoding {
         case .string("cancelled")?: return .cancelled
         case .object?:
             if let reason = try value?.optionalString("stoppedBy", at: path) { return .stopped(reason) }
-            if let error = value?["error"] {
-                let errorPath = path.key("error")
-                _ = try error.members(at: errorPath)
-                guard let code = error["code"] else { throw StructureError(path: errorPath, problem: "missing \"code\"", fix: fix) }
-                return .failed(
-                    Track.Failure(
-                        domain: try error.optionalString("domain", at: errorPath) ?? NSURLErrorDomain,
-                        code: try code.int(at: errorPath.key("code")),
-                        description: try error.optionalString("description", at: errorPath) ?? ""))
-            }
+            if let error = value?["error"] { return .failed(try GramophoneFormat.decodeFailure(error, path: path.key("error"))) }
             throw StructureError(path: path, problem: "an end names \"stoppedBy\" or \"error\"", fix: fix)
         case let other?:
             throw StructureError(path: path, problem: "\(other.kindName) is not a stream's end", fix: fix)
@@ -91,17 +82,7 @@ enum StreamCoding {
         case .finished: end = .string("finished")
         case .cancelled: end = .string("cancelled")
         case .stopped(let reason): end = .object([("stoppedBy", .string(reason))])
-        case .failed(let failure):
-            end = .object([
-                (
-                    "error",
-                    .object([
-                        ("code", .number(String(failure.code))),
-                        ("description", .string(failure.description)),
-                        ("domain", .string(failure.domain)),
-                    ])
-                )
-            ])
+        case .failed(let failure): end = .object([("error", GramophoneFormat.encodeFailure(failure))])
         }
         return .object([("chunks", .array(chunks)), ("end", end)])
     }
