@@ -39,18 +39,46 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
         Iterator(reader: reader)
     }
 
-    /// Reads the next element, a piece of the body at a time underneath.
+    /// Reads the next element. Underneath, a piece of the body at a time: the elements it holds
+    /// are handed out without another suspension point (inlined into the reader's code).
     public struct Iterator: AsyncIteratorProtocol {
-        let reader: any ResponseReader<Element>
+        @usableFromInline let reader: any ResponseReader<Element>
+        @usableFromInline var batch: [Element] = []
+        @usableFromInline var position = 0
+
+        init(reader: any ResponseReader<Element>) {
+            self.reader = reader
+        }
 
         /// The next element, on the caller's actor; nil at the end of the body.
+        @inlinable
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Element? {
-            try await reader.next()
+            if position < batch.count {
+                defer { position += 1 }
+                return batch[position]
+            }
+            return try await refill()
         }
 
         /// The next element; nil at the end of the body.
+        @inlinable
         public mutating func next() async throws -> Element? {
-            try await reader.next()
+            if position < batch.count {
+                defer { position += 1 }
+                return batch[position]
+            }
+            return try await refill()
+        }
+
+        /// Reads the next piece's elements and returns the first; nil at the end.
+        @usableFromInline
+        nonisolated(nonsending) mutating func refill() async throws -> Element? {
+            repeat {
+                guard let next = try await reader.nextBatch() else { return nil }
+                batch = next
+            } while batch.isEmpty
+            position = 1
+            return batch[0]
         }
     }
 }
@@ -89,29 +117,21 @@ extension ResponseStream where Element == UInt8 {
 
 /// What a `ResponseStream` reads its elements from. Readers are classes read by one consumer
 /// at a time (a response's body is read once), on the consumer's actor.
+@usableFromInline
 protocol ResponseReader<Element>: AnyObject, Sendable {
     associatedtype Element
-    nonisolated(nonsending) func next() async throws -> Element?
+    /// The elements of the next piece of the body (possibly none); nil at its end.
+    nonisolated(nonsending) func nextBatch() async throws -> [Element]?
 }
 
-/// The body's bytes, one at a time from the piece at hand.
-final class ByteReader: ResponseReader, @unchecked Sendable {
-    // @unchecked: `piece` and `position` belong to the one consumer reading the body.
+/// The body's bytes, a piece at a time.
+final class ByteReader: ResponseReader {
     let source: ChunkSource
-    private var piece = Data()
-    private var position = 0
 
     init(_ source: ChunkSource) { self.source = source }
 
-    nonisolated(nonsending) func next() async throws -> UInt8? {
-        if position < piece.endIndex {
-            defer { position += 1 }
-            return piece[position]
-        }
-        guard let next = try await source.next() else { return nil }
-        piece = next
-        position = piece.startIndex + 1
-        return piece[piece.startIndex]
+    nonisolated(nonsending) func nextBatch() async throws -> [UInt8]? {
+        try await source.next().map { Array($0) }
     }
 }
 
@@ -121,16 +141,16 @@ final class ChunkReader: ResponseReader {
 
     init(_ source: ChunkSource) { self.source = source }
 
-    nonisolated(nonsending) func next() async throws -> Data? { try await source.next() }
+    nonisolated(nonsending) func nextBatch() async throws -> [Data]? {
+        try await source.next().map { [$0] }
+    }
 }
 
-/// Lines pulled from a chunk source.
+/// Lines pulled from a chunk source, as many as each piece completes.
 final class LineReader: ResponseReader, @unchecked Sendable {
-    // @unchecked: the splitter and the lines ready belong to the one consumer reading the body.
+    // @unchecked: the splitter belongs to the one consumer reading the body.
     private let source: ChunkSource
     private var splitter: LineSplitter
-    private var ready: [String] = []
-    private var head = 0
     private var ended = false
 
     init(source: ChunkSource, rules: LineSplitter.Rules) {
@@ -138,20 +158,12 @@ final class LineReader: ResponseReader, @unchecked Sendable {
         splitter = LineSplitter(rules)
     }
 
-    nonisolated(nonsending) func next() async throws -> String? {
-        while head == ready.count {
-            if ended { return nil }
-            ready.removeAll(keepingCapacity: true)
-            head = 0
-            if let piece = try await source.next() {
-                ready = splitter.lines(in: piece)
-            } else {
-                ended = true
-                if let last = splitter.finish() { ready = [last] }
-            }
-        }
-        defer { head += 1 }
-        return ready[head]
+    /// The lines the next piece completes; at the end, the last line if it had no terminator.
+    nonisolated(nonsending) func nextBatch() async throws -> [String]? {
+        if ended { return nil }
+        if let piece = try await source.next() { return splitter.lines(in: piece) }
+        ended = true
+        return splitter.finish().map { [$0] } ?? []
     }
 }
 
@@ -163,10 +175,8 @@ final class EventReader: ResponseReader, @unchecked Sendable {
 
     init(_ lines: LineReader) { self.lines = lines }
 
-    nonisolated(nonsending) func next() async throws -> ServerSentEvent? {
-        while let line = try await lines.next() {
-            if let event = parser.read(line: line) { return event }
-        }
-        return nil
+    nonisolated(nonsending) func nextBatch() async throws -> [ServerSentEvent]? {
+        guard let lines = try await lines.nextBatch() else { return nil }
+        return lines.compactMap { parser.read(line: $0) }
     }
 }
