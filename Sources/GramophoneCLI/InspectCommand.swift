@@ -69,7 +69,9 @@ enum InspectCommand: Command {
             let result: String
             switch track.outcome {
             case .response(let response):
-                result = "\(response.status)  \(response.body.count) B \(bodyKind(response.body, headers: response.headers))"
+                result =
+                    "\(response.status)  \(response.body.count) B \(bodyKind(response.body, headers: response.headers))"
+                    + (response.streamSummary.map { ", streamed in \($0)" } ?? "")
             case .failure(let failure):
                 result = "error \(failure.domain) \(failure.code)"
             }
@@ -86,6 +88,7 @@ enum InspectCommand: Command {
                 entry["status"] = response.status
                 entry["bodyBytes"] = response.body.count
                 entry["bodyKind"] = bodyKind(response.body, headers: response.headers)
+                if let stream = response.streamSummary { entry["stream"] = stream }
             case .failure(let failure):
                 entry["error"] = ["domain": failure.domain, "code": failure.code]
                 entry["bodyBytes"] = 0

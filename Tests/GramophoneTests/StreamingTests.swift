@@ -92,6 +92,18 @@ struct StreamingTests {
         #expect(try await Self.collect(replayed).map(\.data) == live)
     }
 
+    /// Other formats keep the whole body (the chunks are Gramophone's own), and inspect says how it streamed.
+    @Test func otherFormatsKeepTheWholeBodyAndInspectShowsTheStream() throws {
+        var response = Track.Response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data("data: 1\n\ndata: 2\n\n".utf8))
+        response.stream = TrackStream(chunks: [.init(offset: 0.01, length: 9), .init(offset: 0.25, length: 9)], end: .stopped("sentinel [DONE]"))
+        let vinyl = Vinyl(name: "s", tracks: [Track(request: Track.Request(url: URL(string: "https://api.example.com/s")!), outcome: .response(response))])
+        for format in VinylFormat.allCases.filter(\.isWritable) where format != .gramophone {
+            let reread = try Vinyl(data: try vinyl.encoded(as: format), name: "s", format: format)
+            #expect(reread.tracks.first?.response?.body == response.body, "\(format)")
+        }
+        #expect(response.streamSummary == "2 chunks over 250 ms, stopped by sentinel [DONE]")
+    }
+
     @Test func aSecretInsideAChunkIsFoundByTheScanner() throws {
         let token = "ghp_" + String(repeating: "a1B2c3D4e5", count: 4).prefix(36)
         var response = Track.Response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data("data: {\"note\": \"\(token)\"}\n\n".utf8))

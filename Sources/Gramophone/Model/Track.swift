@@ -82,6 +82,9 @@ public struct Track: Sendable, Hashable {
         /// How a streamed body arrived, piece by piece; nil for a body replayed in one piece.
         var stream: TrackStream?
 
+        /// How the body was streamed (`12 chunks over 480 ms, finished`), for the CLI; nil when it was not.
+        package var streamSummary: String? { stream?.summary }
+
         /// A response; `httpVersion` is the protocol the status line names (`HTTP/1.1` when nil).
         public init(status: Int = 200, headers: Headers = [:], body: Data = Data(), url: URL? = nil, httpVersion: String? = nil) {
             self.status = status

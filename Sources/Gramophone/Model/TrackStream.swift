@@ -45,6 +45,19 @@ struct TrackStream: Sendable, Hashable {
         self.end = end
     }
 
+    /// "12 chunks over 480 ms, stopped by sentinel [DONE]", as `gramophone inspect` shows it.
+    var summary: String {
+        let span = Int(((chunks.last?.offset ?? 0) * 1000).rounded())
+        let ending: String
+        switch end {
+        case .finished: ending = "finished"
+        case .cancelled: ending = "cancelled by the caller"
+        case .stopped(let reason): ending = "stopped by \(reason)"
+        case .failed(let failure): ending = "broke off with \(failure.domain) \(failure.code)"
+        }
+        return "\(chunks.count) chunk\(chunks.count == 1 ? "" : "s") over \(span) ms, \(ending)"
+    }
+
     /// The error a reader gets after the last piece, if the stream did not end cleanly.
     func endingError(for url: URL) -> (any Error)? {
         switch end {

@@ -53,7 +53,12 @@ extension Turntable {
                     let answer = await turntable.answer(request.request)
                     await turntable.waitForPlayback(of: answer)
                     // Written now, not at exit: an app under UI test is usually killed, never released.
-                    try? turntable.eject()
+                    // A refusal (a secret left in the recording) goes to the app's log, where the UI test's output shows it.
+                    do {
+                        try turntable.eject()
+                    } catch {
+                        FileHandle.standardError.write(Data("Gramophone: the vinyl recorded for the UI test could not be written: \(error)\n".utf8))
+                    }
                     let (response, body) = try answer.outcome.get()
                     return .data(
                         body, status: response.statusCode, contentType: nil,
