@@ -92,6 +92,24 @@ struct StreamingTests {
         #expect(try await Self.collect(replayed).map(\.data) == live)
     }
 
+    /// The README's example vinyl holds a recorded LLM-style stream, one event split across two
+    /// chunks: however it is cut, the reply reads the same.
+    @Test(arguments: [StreamChunking.asRecorded, .eventPerChunk, .splitEvents])
+    func theExampleVinylsStreamReadsTheSameHoweverItIsCut(_ chunking: StreamChunking) async throws {
+        let turntable = try Turntable(vinylNamed: "example")
+        turntable.chunking = chunking
+        var request = URLRequest(url: URL(string: "https://api.example.com/v1/chat/completions")!)
+        request.httpMethod = "POST"
+        let (bytes, _) = try await turntable.bytes(for: request)
+        var reply = ""
+        for try await event in bytes.events where event.data != "[DONE]" {
+            let object = try JSONSerialization.jsonObject(with: Data(event.data.utf8)) as? [String: Any]
+            let delta = ((object?["choices"] as? [[String: Any]])?.first?["delta"] as? [String: Any])?["content"] as? String
+            reply += delta ?? ""
+        }
+        #expect(reply == "Hello, world!")
+    }
+
     /// Other formats keep the whole body (the chunks are Gramophone's own), and inspect says how it streamed.
     @Test func otherFormatsKeepTheWholeBodyAndInspectShowsTheStream() throws {
         var response = Track.Response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data("data: 1\n\ndata: 2\n\n".utf8))
