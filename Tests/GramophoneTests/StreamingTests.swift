@@ -31,6 +31,18 @@ struct StreamingTests {
         return chunks
     }
 
+    /// Records the stream at `url` into a fresh folder as the vinyl `name`, read to its end as
+    /// chunks (each with the seconds since the request), and ejects at once: a stream joins the
+    /// vinyl before its end is read, as the docs promise. The caller removes the folder.
+    static func record(_ url: URL, as name: String) async throws -> (live: [(at: Double, data: Data)], folder: URL) {
+        let (recorder, folder) = try Self.recorder(name)
+        let start = ContinuousClock.now
+        let (bytes, _) = try await recorder.bytes(for: URLRequest(url: url))
+        let live = try await Self.collect(bytes, since: start)
+        try recorder.eject()
+        return (live, folder)
+    }
+
     /// Waits until `turntable` has recorded `count` tracks: a stream joins the vinyl when it ends,
     /// after the caller has read its last chunk.
     static func waitForRecording(_ turntable: Turntable, count: Int = 1) async throws {
@@ -80,12 +92,9 @@ struct StreamingTests {
     @Test(.enabled(if: HTTPBin.isAvailable), arguments: ["stream/5", "drip?numbytes=40&duration=0.4&delay=0"])
     func httpbinStreamsRecordAndReplayTheirChunks(path: String) async throws {
         let url = try #require(URL(string: try HTTPBin.baseURL().absoluteString + "/" + path))
-        let (recorder, folder) = try Self.recorder("httpbin")
+        let (recorded, folder) = try await Self.record(url, as: "httpbin")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (bytes, _) = try await recorder.bytes(for: URLRequest(url: url))
-        let live = try await Self.collect(bytes).map(\.data)
-        try await Self.waitForRecording(recorder)
-        try recorder.eject()
+        let live = recorded.map(\.data)
         #expect(live.count > 1, "httpbin sent \(path) in \(live.count) pieces")
 
         let (replayed, _) = try await Turntable(vinylNamed: "httpbin", from: .folder(folder)).bytes(for: URLRequest(url: url))
@@ -138,13 +147,8 @@ struct StreamingTests {
     @Test(.enabled(if: StreamServer.isAvailable))
     func recordedEventsReplayChunkByChunkWithTheirPacing() async throws {
         let url = try StreamServer.url("/sse?count=5&gap=60")
-        let (recorder, folder) = try Self.recorder("sse")
+        let (live, folder) = try await Self.record(url, as: "sse")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let start = ContinuousClock.now
-        let (liveBytes, _) = try await recorder.bytes(for: URLRequest(url: url))
-        let live = try await Self.collect(liveBytes, since: start)
-        try await Self.waitForRecording(recorder)
-        try recorder.eject()
 
         let vinyl = try Vinyl(contentsOf: folder.appendingPathComponent("sse.json"))
         let stream = try #require(vinyl.tracks.first?.response?.stream)
@@ -178,7 +182,6 @@ struct StreamingTests {
         let (bytes, _) = try await recorder.bytes(for: URLRequest(url: url))
         var recordedEvents: [ServerSentEvent] = []
         for try await event in bytes.events { recordedEvents.append(event) }
-        try await Self.waitForRecording(recorder)
         try recorder.eject()
         // The server split one event across two chunks: seven events came in eight chunks.
         #expect(recordedEvents.count == 7)
@@ -203,12 +206,9 @@ struct StreamingTests {
     @Test(.enabled(if: StreamServer.isAvailable))
     func aDelegateGetsOneDidReceiveDataPerRecordedChunk() async throws {
         let url = try StreamServer.url("/split?gap=5")
-        let (recorder, folder) = try Self.recorder("split")
+        let (recorded, folder) = try await Self.record(url, as: "split")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (bytes, _) = try await recorder.bytes(for: URLRequest(url: url))
-        let live = try await Self.collect(bytes).map(\.data)
-        try await Self.waitForRecording(recorder)
-        try recorder.eject()
+        let live = recorded.map(\.data)
         #expect(live.count == 6)
 
         let player = try Turntable(vinylNamed: "split", from: .folder(folder))
@@ -243,7 +243,6 @@ struct StreamingTests {
         var ticks = 0
         for try await _ in bytes.events { ticks += 1 }
         #expect(ticks == 4)
-        try await Self.waitForRecording(byCount)
         #expect(byCount.vinyl.tracks.first?.response?.stream?.end == .stopped("4 events"))
 
         let (bySentinel, _) = try Self.recorder("sentinel")
@@ -251,14 +250,12 @@ struct StreamingTests {
         var types: [String?] = []
         for try await event in anthropic.events { types.append(event.event) }
         #expect(types == ["message_start", "content_block_delta", "content_block_delta", "message_stop"])
-        try await Self.waitForRecording(bySentinel)
         #expect(bySentinel.vinyl.tracks.first?.response?.stream?.end == .stopped("sentinel message_stop"))
 
         let (byTime, _) = try Self.recorder("time", limit: StreamLimit(sentinels: [], seconds: 0.3))
         let (timed, _) = try await byTime.bytes(for: URLRequest(url: try StreamServer.url("/forever?gap=20")))
         let chunks = try await Self.collect(timed)
         #expect(!chunks.isEmpty)
-        try await Self.waitForRecording(byTime)
         #expect(byTime.vinyl.tracks.first?.response?.stream?.end == .stopped("0.3 seconds"))
     }
 
@@ -273,7 +270,6 @@ struct StreamingTests {
             for try await _ in bytes.events { liveEvents += 1 }
         }
         #expect(liveEvents == 3)
-        try await Self.waitForRecording(recorder)
         try recorder.eject()
 
         let player = try Turntable(vinylNamed: "broken", from: .folder(folder))
@@ -310,12 +306,9 @@ struct StreamingTests {
     @Test(.enabled(if: StreamServer.isAvailable))
     func binaryChunksAreStoredAsBase64AndReplayedExactly() async throws {
         let url = try StreamServer.url("/binary?gap=5")
-        let (recorder, folder) = try Self.recorder("binary")
+        let (recorded, folder) = try await Self.record(url, as: "binary")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (bytes, _) = try await recorder.bytes(for: URLRequest(url: url))
-        let live = try await Self.collect(bytes).map(\.data)
-        try await Self.waitForRecording(recorder)
-        try recorder.eject()
+        let live = recorded.map(\.data)
         let text = try String(contentsOf: folder.appendingPathComponent("binary.json"), encoding: .utf8)
         #expect(text.components(separatedBy: #""base64""#).count - 1 == 4)
         let (replayed, _) = try await Turntable(vinylNamed: "binary", from: .folder(folder)).bytes(for: URLRequest(url: url))
@@ -325,12 +318,8 @@ struct StreamingTests {
     @Test(.enabled(if: StreamServer.isAvailable))
     func secretsInEventsAreRedactedWithoutMovingChunkBoundaries() async throws {
         let url = try StreamServer.url("/secret?gap=5")
-        let (recorder, folder) = try Self.recorder("secret")
+        let (live, folder) = try await Self.record(url, as: "secret")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (bytes, _) = try await recorder.bytes(for: URLRequest(url: url))
-        let live = try await Self.collect(bytes).map(\.data)
-        try await Self.waitForRecording(recorder)
-        try recorder.eject()
         let text = try String(contentsOf: folder.appendingPathComponent("secret.json"), encoding: .utf8)
         #expect(!text.contains("sk-stream-9f8e7d6c5b4a39281706f5e4"))
         let track = try #require(try Vinyl(contentsOf: folder.appendingPathComponent("secret.json")).tracks.first)
