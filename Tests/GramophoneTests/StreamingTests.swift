@@ -60,7 +60,8 @@ struct StreamingTests {
     func urlSessionStreamsPieceByPiece() async throws {
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
-        let (bytes, response) = try await session.bytes(for: URLRequest(url: try StreamServer.url("/sse?count=4&gap=30")))
+        // Typed: on Apple platforms URLSession's own `bytes(for:delegate:)` (AsyncBytes) is a candidate too.
+        let (bytes, response): (ResponseBytes, URLResponse) = try await session.bytes(for: URLRequest(url: try StreamServer.url("/sse?count=4&gap=30")))
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         var events: [ServerSentEvent] = []
         for try await event in bytes.events { events.append(event) }
@@ -69,7 +70,7 @@ struct StreamingTests {
         #expect(events.first?.event == "message")
 
         // The same stream read as chunks: one per event, as the server flushed them.
-        let (again, _) = try await session.bytes(for: URLRequest(url: try StreamServer.url("/sse?count=4&gap=30")))
+        let (again, _): (ResponseBytes, URLResponse) = try await session.bytes(for: URLRequest(url: try StreamServer.url("/sse?count=4&gap=30")))
         let chunks = try await Self.collect(again)
         #expect(chunks.count == 5)
     }
@@ -78,7 +79,7 @@ struct StreamingTests {
     func urlSessionReadsHTTPBinStreamsAsLines() async throws {
         let session = URLSession(configuration: .ephemeral)
         defer { session.finishTasksAndInvalidate() }
-        let (bytes, _) = try await session.bytes(for: URLRequest(url: try HTTPBin.baseURL().appendingPathComponent("stream/6")))
+        let (bytes, _): (ResponseBytes, URLResponse) = try await session.bytes(for: URLRequest(url: try HTTPBin.baseURL().appendingPathComponent("stream/6")))
         var ids: [Int] = []
         for try await line in bytes.lines {
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
@@ -225,7 +226,7 @@ struct StreamingTests {
         // piece on; Foundation on Linux hands completion-handler and async tasks one piece.
         let session = player.makeURLSession()
         defer { session.finishTasksAndInvalidate() }
-        let (viaSession, _) = try await session.bytes(for: URLRequest(url: url))
+        let (viaSession, _): (ResponseBytes, URLResponse) = try await session.bytes(for: URLRequest(url: url))
         let pieces = try await Self.collect(viaSession).map(\.data)
         #expect(pieces.reduce(Data(), +) == live.reduce(Data(), +))
         #if !canImport(FoundationNetworking)
