@@ -88,6 +88,8 @@ package final class ChunkChannel: @unchecked Sendable {
     /// The next piece, waiting for it if none is buffered; nil at the end. A cancelled reading
     /// task ends the wait with `URLError(.cancelled)`, as URLSession's bytes do.
     package nonisolated(nonsending) func next() async throws -> Data? {
+        // A cancelled reader stops here even when pieces are waiting (a replay hands them all at once).
+        if Task.isCancelled { throw URLError(.cancelled) }
         switch try takeReady() {
         case .piece(let piece): return piece
         case .end: return nil
@@ -110,6 +112,13 @@ package final class ChunkChannel: @unchecked Sendable {
                     } catch {
                         continuation.resume(throwing: error)
                     }
+                    return
+                }
+                guard waiter == nil else {
+                    lock.unlock()
+                    // A body is read once, by one task at a time; a second reader would take the first's pieces.
+                    continuation.resume(
+                        throwing: URLError(.resourceUnavailable, userInfo: [NSLocalizedDescriptionKey: "A response's bytes are read by one task at a time, and this one is already being read"]))
                     return
                 }
                 waiter = continuation

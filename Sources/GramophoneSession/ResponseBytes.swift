@@ -60,9 +60,10 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
             return try await refill()
         }
 
-        /// The next element; nil at the end of the body.
+        /// The next element; nil at the end of the body. Nonsending too, for the deployment
+        /// targets whose `for try await` calls this rather than `next(isolation:)`.
         @inlinable
-        public mutating func next() async throws -> Element? {
+        public nonisolated(nonsending) mutating func next() async throws -> Element? {
             if position < batch.count {
                 defer { position += 1 }
                 return batch[position]

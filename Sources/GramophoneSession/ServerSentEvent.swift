@@ -28,15 +28,15 @@ public struct ServerSentEvent: Sendable, Equatable {
 
     /// The event as a server writes it, ending with the empty line that ends an event.
     package var text: String {
+        // A line break would end the field early: in `id` and `event` it becomes a space; in
+        // `data` each line is a field of its own, and a trailing line feed an empty last field.
+        func oneLine(_ value: String) -> String { value.replacingOccurrences(of: "\r\n", with: " ").replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ") }
         var text = ""
-        if let id { text += "id: \(id)\n" }
-        if let event { text += "event: \(event)\n" }
+        if let id { text += "id: \(oneLine(id))\n" }
+        if let event { text += "event: \(oneLine(event))\n" }
         if let retry { text += "retry: \(retry)\n" }
-        var lines = LineSplitter(.eventStream)
-        var dataLines = lines.lines(in: Data(data.utf8))
-        if let last = lines.finish() { dataLines.append(last) }
-        if dataLines.isEmpty { dataLines = [""] }
-        for line in dataLines { text += "data: \(line)\n" }
+        let normalized = data.replacingOccurrences(of: "\r\n", with: "\n").replacingOccurrences(of: "\r", with: "\n")
+        for line in normalized.split(separator: "\n", omittingEmptySubsequences: false) { text += "data: \(line)\n" }
         return text + "\n"
     }
 }
@@ -53,8 +53,15 @@ package struct EventStreamParser: Sendable {
 
     package init() {}
 
+    private var first = true
+
     /// Reads one line (without its terminator); returns the event an empty line completes.
     package mutating func read(line: String) -> ServerSentEvent? {
+        // The stream may open with a byte order mark, which is not part of the first field.
+        if first {
+            first = false
+            if line.hasPrefix("\u{FEFF}") { return read(line: String(line.dropFirst())) }
+        }
         if line.isEmpty {
             defer { data = []; sawData = false; event = nil; retry = nil }
             // The standard dispatches only events with data (an empty `data:` counts).

@@ -379,6 +379,71 @@ struct StreamingTests {
         #expect(ServerSentEvent(data: "a\nb", event: "x").text == "event: x\ndata: a\ndata: b\n\n")
     }
 
+    @Test func eventsRoundTripTheirLineBreaksAndSkipAByteOrderMark() async throws {
+        let events = [ServerSentEvent(data: "a\n"), ServerSentEvent(data: "\n"), ServerSentEvent(data: "x\r\ny", event: "two\nlines", id: "7\n8")]
+        let text = "\u{FEFF}" + events.map(\.text).joined()
+        let bytes = ResponseBytes(ChunkSource(chunks: [Data(text.utf8)]))
+        var read: [ServerSentEvent] = []
+        for try await event in bytes.events { read.append(event) }
+        #expect(read.map(\.data) == ["a\n", "\n", "x\ny"])
+        #expect(read.last?.event == "two lines")
+        #expect(read.last?.id == "7 8")
+    }
+
+    /// A body is read by one task at a time: of two readers waiting at once, the second gets an
+    /// error, and the first is not left hanging (its continuation was lost before).
+    @Test func aSecondReaderAtOnceIsRefusedAndTheFirstStillEnds() async throws {
+        let channel = ChunkChannel()
+        let refused = Locked(0)
+        let readers = (0..<2).map { _ in
+            Task { () -> Data? in
+                do {
+                    return try await channel.next()
+                } catch let error as URLError where error.code == .resourceUnavailable {
+                    refused.withLock { $0 += 1 }
+                    return nil
+                }
+            }
+        }
+        // Waits for the refusal to happen (bounded), then hands the waiting reader its piece.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while refused.withLock({ $0 }) == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        channel.yield(Data("x".utf8))
+        var results: [Data?] = []
+        for reader in readers { results.append(try await reader.value) }
+        #expect(refused.withLock { $0 } == 1)
+        #expect(results.compactMap { $0 } == [Data("x".utf8)])
+    }
+
+    @Test func aStreamingStubsDelayComesBeforeItsFirstChunk() async throws {
+        let turntable = Turntable(vinyl: Vinyl(name: "none"))
+        turntable.stubs.add(Stub().matching(try .path("/late")).responding(with: .events([ServerSentEvent(data: "1")]).delayed(by: 0.2)))
+        let start = ContinuousClock.now
+        let (bytes, _) = try await turntable.bytes(for: URLRequest(url: URL(string: "https://api.example.com/late")!))
+        #expect(ContinuousClock.now - start >= .milliseconds(200))
+        #expect(try await Self.collect(bytes).count == 1)
+    }
+
+    /// A hook that changes a streamed body after redaction: the chunks still add up, and the vinyl reads back.
+    @Test func aHookThatChangesAStreamedBodyLeavesAReadableVinyl() throws {
+        var response = Track.Response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data("data: 1\n\ndata: 2\n\n".utf8))
+        response.stream = TrackStream(pieces: [9, 9], interval: 0.1)
+        let track = Track(request: Track.Request(url: URL(string: "https://api.example.com/s")!), outcome: .response(response))
+        let changes: [@Sendable (inout Data) -> Void] = [{ $0.append(contentsOf: Data(": appended\n".utf8)) }, { $0.removeLast(12) }]
+        for change in changes {
+            let redaction = Redaction.beforeRecordResponse { response, _ in
+                var response = response
+                change(&response.body)
+                return response
+            }
+            let redacted = redaction.redact(track)
+            let body = try #require(redacted.response?.body)
+            #expect(redacted.response?.stream?.chunks.reduce(0) { $0 + $1.length } == body.count)
+            let reread = try Vinyl(data: Vinyl(name: "s", tracks: [redacted]).encoded(), name: "s")
+            #expect(reread.tracks.first?.response?.body == body)
+        }
+    }
+
     @Test func aSessionOfYourOwnStreamsItsWholeAnswer() async throws {
         struct Fixed: NetworkSession {
             func data(for request: URLRequest) async throws -> (Data, URLResponse) {

@@ -67,6 +67,8 @@ enum StreamCoding {
     }
 
     static func encode(_ stream: TrackStream, body: Data) -> JSONValue {
+        // Chunks that no longer add up to the body (a track edited in code) would not read back.
+        let stream = stream.fitted(to: body.count)
         var chunks: [JSONValue] = []
         for (chunk, range) in zip(stream.chunks, stream.ranges) where range.upperBound <= body.count {
             let piece = body.subdata(in: range)

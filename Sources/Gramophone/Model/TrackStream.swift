@@ -25,6 +25,27 @@ struct TrackStream: Sendable, Hashable {
     var chunks: [Chunk]
     var end: End
 
+    /// The chunks made to add up to a body of `count` bytes. Something may have changed the body
+    /// after the chunks were taken (a `beforeRecordResponse` hook, code editing a track): the
+    /// last chunk takes the bytes added, the last ones give up the bytes removed.
+    func fitted(to count: Int) -> TrackStream {
+        var difference = count - chunks.reduce(0) { $0 + $1.length }
+        guard difference != 0 else { return self }
+        var fitted = self
+        if difference > 0 {
+            if fitted.chunks.isEmpty { fitted.chunks = [Chunk(offset: 0, length: 0)] }
+            fitted.chunks[fitted.chunks.count - 1].length += difference
+            return fitted
+        }
+        while difference < 0, let last = fitted.chunks.indices.last {
+            let taken = min(fitted.chunks[last].length, -difference)
+            fitted.chunks[last].length -= taken
+            difference += taken
+            if fitted.chunks[last].length == 0 { fitted.chunks.removeLast() }
+        }
+        return fitted
+    }
+
     /// The body's byte ranges, one per chunk.
     var ranges: [Range<Int>] {
         var start = 0

@@ -173,6 +173,8 @@ public struct Redaction: Sendable {
         for step in steps {
             if case .beforeRecordResponse(let hook) = step { response = hook(response, copy.request) }
         }
+        // A hook may change a streamed body; its chunks must still add up to it.
+        response.stream = response.stream?.fitted(to: response.body.count)
         copy.outcome = .response(response)
         return copy
     }

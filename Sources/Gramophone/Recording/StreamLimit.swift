@@ -17,7 +17,7 @@ public struct StreamLimit: Sendable, Hashable {
     public var sentinels: [String]
     /// Stop after this many events (lines, for other text streams); nil: no count.
     public var events: Int?
-    /// Stop this many seconds after the request was sent.
+    /// Stop this many seconds after the response began (its headers arrived).
     public var seconds: TimeInterval
 
     /// A limit; each argument sets the property of the same name.

@@ -38,27 +38,28 @@ extension Turntable {
             var chunks: [TrackStream.Chunk] = []
             var end = TrackStream.End.finished
             var watch = StreamLimitWatch(limit, eventStream: eventStream)
+            // The piece that reached a limit is handed on last, after the track joined the vinyl.
+            var lastPiece: Data?
             do {
                 for try await piece in bytes.chunks {
                     chunks.append(TrackStream.Chunk(offset: ProcessInfo.processInfo.systemUptime - start, length: piece.count))
                     body.append(piece)
-                    relay.yield(piece)
                     if let reason = watch.read(piece) {
                         end = .stopped(reason)
+                        lastPiece = piece
                         break
                     }
+                    relay.yield(piece)
                 }
             } catch {
-                end = (error as? URLError)?.code == .cancelled ? .cancelled : .failed(Track.Failure(error))
-            }
-            // Cancelling this task is how the time limit and a caller who stopped reading end it;
-            // the pieces may then simply stop coming (an AsyncThrowingStream ends on cancellation).
-            if timeUp.isSet {
-                end = .stopped("\(GramophoneFormat.formatSeconds(limit.seconds)) seconds")
-            } else if case .stopped = end {
-                // A limit was reached first; the caller going away after it changes nothing.
-            } else if callerGone.isSet || Task.isCancelled {
-                end = .cancelled
+                // Cancelling this task is how the time limit and a caller who stopped reading end it.
+                if timeUp.isSet {
+                    end = .stopped("\(GramophoneFormat.formatSeconds(limit.seconds)) seconds")
+                } else if callerGone.isSet || (error as? URLError)?.code == .cancelled {
+                    end = .cancelled
+                } else {
+                    end = .failed(Track.Failure(error))
+                }
             }
             var recorded = Track.Response(recording: response, body: body, for: live.url)
             recorded.stream = TrackStream(chunks: chunks, end: end)
@@ -67,8 +68,9 @@ extension Turntable {
                 allowing: recorder.recording.allowedSecrets)
             self.deck.withLock { $0.appendRecorded(track) }
             recorder.noteRecorded()
-            // Only now does the caller see the stream end (where the recording does; a broken one
-            // breaks for it too), so `eject()` after reading the last chunk writes this track.
+            // Only now does the caller see the last piece and the end (where the recording ends; a
+            // broken stream breaks for it too), so `eject()` after reading the last chunk writes this track.
+            if let lastPiece { relay.yield(lastPiece) }
             if case .failed(let failure) = end {
                 relay.finish(throwing: failure.makeError(for: live.url))
             } else {

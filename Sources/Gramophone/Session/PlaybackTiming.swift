@@ -48,7 +48,7 @@ extension Turntable {
         case .immediate:
             return 0
         case .chunkInterval(let seconds):
-            return seconds.isFinite ? max(0, seconds) : 0
+            return StreamPlan.clamped(seconds)
         case .recordedDuration(let speed):
             return Self.scaled(duration ?? 0, speed)
         case .chronological(let speed):
@@ -73,7 +73,9 @@ extension Turntable {
 
     /// Waits out `answer`'s delay; returns early (without throwing) when the task is cancelled.
     nonisolated(nonsending) func waitForPlayback(of answer: Answer) async {
-        let delay = playbackDelay(for: answer)
+        // At most a day, whatever a tiny `speed` or a huge interval asks: the conversion to
+        // nanoseconds must not overflow.
+        let delay = StreamPlan.clamped(playbackDelay(for: answer))
         guard delay > 0 else { return }
         try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
     }

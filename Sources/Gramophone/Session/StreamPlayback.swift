@@ -33,9 +33,14 @@ struct StreamPlan: Sendable {
             guard let scale else { return (0, piece.data) }
             let due = piece.offset * scale
             defer { previous = max(previous, due) }
-            return (max(0, due - previous), piece.data)
+            return (Self.clamped(due - previous), piece.data)
         }
         ending = stream.endingError(for: url)
+    }
+
+    /// A delay a replay can wait: not negative, not past a day (a tiny `speed` or a huge interval).
+    static func clamped(_ delay: TimeInterval) -> TimeInterval {
+        delay.isFinite ? min(max(0, delay), GramophoneFormat.maximumDuration) : 0
     }
 
     init(pieces: [(delay: TimeInterval, data: Data)], ending: (any Error)?) {
@@ -46,9 +51,12 @@ struct StreamPlan: Sendable {
     /// How long the whole body takes, for paths that hand it over in one piece.
     var totalDelay: TimeInterval { pieces.reduce(0) { $0 + $1.delay } }
 
-    /// A source that hands the pieces out as they fall due; cancelling the reader ends it.
+    /// A source that hands the pieces out as they fall due, counted from now (the response):
+    /// a reader that takes its time catches up instead of pushing every later piece back.
+    /// Cancelling the reader ends it.
     func source() -> ChunkSource {
         guard pieces.contains(where: { $0.delay > 0 }) else { return ChunkSource(chunks: pieces.map(\.data), ending: ending) }
+        let due = dueTimes(from: .now)
         let position = Locked(0)
         return ChunkSource(pull: { [pieces, ending] in
             let index = position.withLock { position -> Int in
@@ -59,11 +67,18 @@ struct StreamPlan: Sendable {
                 if let ending, index == pieces.count { throw ending }
                 return nil
             }
-            if pieces[index].delay > 0 {
-                do { try await Task.sleep(nanoseconds: UInt64(pieces[index].delay * 1_000_000_000)) } catch { throw URLError(.cancelled) }
-            }
+            do { try await Task.sleep(until: due[index], clock: .continuous) } catch { throw URLError(.cancelled) }
             return pieces[index].data
         })
+    }
+
+    /// When each piece is due, its delays added up from `start`.
+    func dueTimes(from start: ContinuousClock.Instant) -> [ContinuousClock.Instant] {
+        var due = start
+        return pieces.map { piece in
+            due += .nanoseconds(Int64(piece.delay * 1_000_000_000))
+            return due
+        }
     }
 }
 
@@ -87,7 +102,7 @@ extension Turntable {
         case (_, .recordedDuration(let speed)), (_, .chronological(let speed)): scale = speed.isFinite && speed > 0 ? 1 / speed : nil
         case (_, .chunkInterval(let seconds)):
             var plan = StreamPlan(stream, body: body, url: url, chunking: chunking, eventStream: answer.isEventStream, scale: nil)
-            plan.pieces = plan.pieces.map { (seconds.isFinite ? max(0, seconds) : 0, $0.data) }
+            plan.pieces = plan.pieces.map { (StreamPlan.clamped(seconds), $0.data) }
             return plan
         }
         return StreamPlan(stream, body: body, url: url, chunking: chunking, eventStream: answer.isEventStream, scale: scale)
@@ -103,13 +118,15 @@ extension Turntable {
     public nonisolated(nonsending) func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse) {
         let live = try Track.Request(request)
         let answer = await answerFollowingRedirects(live, streaming: true)
+        // The wait before the response: a stub's delay, a whole track's timing (none for a
+        // recorded stream, whose chunks carry their own), also before an error.
+        await waitForPlayback(of: answer)
+        if Task.isCancelled { throw URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: live.url]) }
         let (response, body) = try answer.outcome.get()
         if let relayed = answer.relayed { return (ResponseBytes(relayed), response) }
         if let plan = streamPlan(for: answer, body: body, url: live.url) {
             return (ResponseBytes(plan.source()), response)
         }
-        await waitForPlayback(of: answer)
-        if Task.isCancelled { throw URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: live.url]) }
         return (ResponseBytes(ChunkSource(chunks: [body])), response)
     }
 }
@@ -117,7 +134,8 @@ extension Turntable {
 /// Cuts a streamed body into the pieces a chunking asks for, each with the time it is due.
 enum StreamCutter {
     static func cut(_ stream: TrackStream, body: Data, into chunking: StreamChunking, eventStream: Bool) -> [(offset: TimeInterval, data: Data)] {
-        let recorded = zip(stream.chunks, stream.ranges).filter { $0.1.upperBound <= body.count }
+        let stream = stream.fitted(to: body.count)
+        let recorded = Array(zip(stream.chunks, stream.ranges))
         switch chunking {
         case .asRecorded:
             return recorded.map { ($0.0.offset, body.subdata(in: $0.1)) }

@@ -196,8 +196,9 @@ final class TaskCore: Sendable {
             if case .delegate = completion, !isDownload, let delegation {
                 let disposition = await delegation.didReceiveResponse(task, response)
                 guard disposition != .cancel, !cancelRequested else { return await finish(task, error: cancellationError) }
-                for piece in plan.pieces {
-                    if piece.delay > 0 { try? await Task.sleep(nanoseconds: UInt64(piece.delay * 1_000_000_000)) }
+                // Each piece falls due at its time from now, however long the delegate took with the one before.
+                for (piece, due) in zip(plan.pieces, plan.dueTimes(from: .now)) {
+                    try? await Task.sleep(until: due, clock: .continuous)
                     if cancelRequested { return await finish(task, error: cancellationError) }
                     received(piece.data.count, by: task)
                     await delegation.perform { delegation.didReceiveData(task, piece.data) }
