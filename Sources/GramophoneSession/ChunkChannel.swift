@@ -78,13 +78,6 @@ package final class ChunkChannel: @unchecked Sendable {
         }
     }
 
-    /// Whether the reader went away (its task was cancelled while waiting).
-    package var isCancelled: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return cancelled
-    }
-
     /// The next piece, waiting for it if none is buffered; nil at the end. A cancelled reading
     /// task ends the wait with `URLError(.cancelled)`, as URLSession's bytes do.
     package nonisolated(nonsending) func next() async throws -> Data? {

@@ -4,13 +4,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// A flag set once from any task.
-private final class Flag: Sendable {
-    private let value = Locked(false)
-    func set() { value.withLock { $0 = true } }
-    var isSet: Bool { value.withLock { $0 } }
-}
-
 extension Turntable {
     /// Sends `live` for real through the recording session's `bytes(for:)` and hands the body on
     /// to the caller as it arrives, keeping each piece with the time it came. When the stream
@@ -19,20 +12,16 @@ extension Turntable {
     func recordStream(_ live: Track.Request, with recorder: Recorder) async -> Answer {
         let recordedAt = Date()
         let start = ProcessInfo.processInfo.systemUptime
-        let bytes: ResponseBytes
-        let response: HTTPURLResponse
-        do {
-            let (received, urlResponse) = try await recorder.session.bytes(for: live.urlRequest)
-            guard let http = urlResponse as? HTTPURLResponse else { return Answer(outcome: .failure(RecordingError.notHTTP(live.url)), source: .network) }
-            (bytes, response) = (received, http)
-        } catch {
-            return Answer(outcome: .failure(error), source: .network)
-        }
+        // Opened as a host left alone is; what comes back is kept here before it is handed on.
+        let opened = await recorder.relay(live)
+        guard case .success(let (response, _)) = opened.outcome, let liveSource = opened.relayed else { return opened }
+        let bytes = ResponseBytes(liveSource)
         let limit = recorder.recording.streamLimit
-        let eventStream = response.mimeType?.lowercased() == "text/event-stream"
+        let eventStream = response.isEventStream
         let relay = ChunkChannel()
-        let callerGone = Flag()
-        let timeUp = Flag()
+        // Set once, from the timer or the caller's side; read by the recording task.
+        let callerGone = Locked(false)
+        let timeUp = Locked(false)
         let reading = Task {
             var body = Data()
             var chunks: [TrackStream.Chunk] = []
@@ -53,9 +42,9 @@ extension Turntable {
                 }
             } catch {
                 // Cancelling this task is how the time limit and a caller who stopped reading end it.
-                if timeUp.isSet {
+                if timeUp.withLock({ $0 }) {
                     end = .stopped("\(GramophoneFormat.formatSeconds(limit.seconds)) seconds")
-                } else if callerGone.isSet || (error as? URLError)?.code == .cancelled {
+                } else if callerGone.withLock({ $0 }) || (error as? URLError)?.code == .cancelled {
                     end = .cancelled
                 } else {
                     end = .failed(Track.Failure(error))
@@ -81,7 +70,7 @@ extension Turntable {
         let timer = Task {
             guard seconds.isFinite, seconds > 0 else { return }
             try await Task.sleep(nanoseconds: UInt64(min(seconds, GramophoneFormat.maximumDuration) * 1_000_000_000))
-            timeUp.set()
+            timeUp.withLock { $0 = true }
             reading.cancel()
         }
         Task {
@@ -91,7 +80,7 @@ extension Turntable {
             pull: { try await relay.next() },
             stop: {
                 // The caller dropped the bytes: if the stream is still going, it is cancelled as URLSession would.
-                callerGone.set()
+                callerGone.withLock { $0 = true }
                 reading.cancel()
             })
         return Answer(outcome: .success((response, Data())), source: .network, relayed: handedOn)

@@ -29,7 +29,7 @@ struct Answer: Sendable {
     /// The response is a `text/event-stream`: its events are cut at empty lines.
     var isEventStream: Bool {
         guard case .success(let (response, _)) = outcome else { return false }
-        return response.mimeType?.lowercased() == "text/event-stream"
+        return response.isEventStream
     }
 
     /// The vinyl position of the track that answered, if one did.

@@ -43,11 +43,6 @@ struct StreamPlan: Sendable {
         delay.isFinite ? min(max(0, delay), GramophoneFormat.maximumDuration) : 0
     }
 
-    init(pieces: [(delay: TimeInterval, data: Data)], ending: (any Error)?) {
-        self.pieces = pieces
-        self.ending = ending
-    }
-
     /// How long the whole body takes, for paths that hand it over in one piece.
     var totalDelay: TimeInterval { pieces.reduce(0) { $0 + $1.delay } }
 
@@ -129,6 +124,11 @@ extension Turntable {
         }
         return (ResponseBytes(ChunkSource(chunks: [body])), response)
     }
+}
+
+extension HTTPURLResponse {
+    /// A `text/event-stream`: its events end at empty lines (and a recording stops at their sentinels).
+    var isEventStream: Bool { mimeType?.lowercased() == "text/event-stream" }
 }
 
 /// Cuts a streamed body into the pieces a chunking asks for, each with the time it is due.

@@ -54,7 +54,7 @@ final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
             guard await URLProtocolDelivery.wait(plan.initialDelay) else { return }
             if let stream = answer.stream, case .success(let (response, body)) = answer.outcome, let url = response.url {
                 // A streaming stub's chunks, at its own intervals.
-                let streamed = StreamPlan(stream, body: body, url: url, chunking: .asRecorded, eventStream: response.mimeType == "text/event-stream", scale: 1)
+                let streamed = StreamPlan(stream, body: body, url: url, chunking: .asRecorded, eventStream: response.isEventStream, scale: 1)
                 return await URLProtocolDelivery.deliver(
                     answer.outcome, to: calls, cachePolicy: answer.cachePolicy,
                     chunks: URLProtocolDelivery.chunks(of: streamed), ending: streamed.ending)
