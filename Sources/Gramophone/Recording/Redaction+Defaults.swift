@@ -41,7 +41,7 @@ extension Redaction {
         // Most URLs hold no credential: look at the raw text before taking the URL apart.
         let text = url.absoluteString
         let query = text.utf8.firstIndex(of: UInt8(ascii: "?")).map { text[text.index(after: $0)...].prefix { $0 != "#" } } ?? ""
-        guard text.utf8.contains(UInt8(ascii: "@")) || mayHoldSecrets(query) else { return url }
+        guard text.containsUTF8(UInt8(ascii: "@")) || mayHoldSecrets(query) else { return url }
         var url = url
         if let password = url.password, !SensitiveNames.isRedacted(password), !SecretPlace.any(allowed, cover: .url, on: side),
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
@@ -76,7 +76,7 @@ extension Redaction {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             guard parts.count == 2 else { return false }
             let value = String(parts[1])
-            if value.utf8.contains(UInt8(ascii: "=")) || value.containsUTF8("%3D") || value.containsUTF8("%3d") { return true }
+            if value.containsUTF8(UInt8(ascii: "=")) || value.containsUTF8("%3D") || value.containsUTF8("%3d") { return true }
             let item = RawQueryItem(name: String(parts[0]), value: value)
             return SensitiveNames.isSecretQueryParameter(item.decodedName, value: item.decodedValue)
         }

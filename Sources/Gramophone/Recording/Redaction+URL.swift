@@ -46,7 +46,7 @@ extension Redaction {
     struct RawQueryItem {
         var name: String
         var value: String?
-        var decodedName: String { name.utf8.contains(UInt8(ascii: "%")) ? name.removingPercentEncoding ?? name : name }
+        var decodedName: String { name.containsUTF8(UInt8(ascii: "%")) ? name.removingPercentEncoding ?? name : name }
         var decodedValue: String? { value.map(Redaction.decode) }
         var secretValues: [String] {
             guard let value, !value.isEmpty else { return [] }
@@ -58,7 +58,7 @@ extension Redaction {
     /// Most names and values are plain: Foundation's decoding (which goes through NSString on
     /// Linux) only for those that need it, since the default looks at every query of every track.
     fileprivate static func decode(_ text: String) -> String {
-        let plus = text.utf8.contains(UInt8(ascii: "+")), percent = text.utf8.contains(UInt8(ascii: "%"))
+        let plus = text.containsUTF8(UInt8(ascii: "+")), percent = text.containsUTF8(UInt8(ascii: "%"))
         guard plus || percent else { return text }
         let spaced = plus ? String(decoding: text.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self) : text
         return percent ? spaced.removingPercentEncoding ?? spaced : spaced

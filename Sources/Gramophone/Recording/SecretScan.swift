@@ -145,7 +145,7 @@ struct SecretScanner {
         let text = url.absoluteString
         let questionMark = text.firstIndex(of: "?")
         var beforeQuery = String(questionMark.map { text[..<$0] } ?? text[...].prefix { $0 != "#" })
-        if beforeQuery.utf8.contains(UInt8(ascii: "@")), let password = url.password, !SensitiveNames.isRedacted(password) {
+        if beforeQuery.containsUTF8(UInt8(ascii: "@")), let password = url.password, !SensitiveNames.isRedacted(password) {
             add(index, whole, whole.description, "a password in the URL", password)
             beforeQuery = beforeQuery.replacingOccurrences(of: ":" + password + "@", with: ":@")
         }

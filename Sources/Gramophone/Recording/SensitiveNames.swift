@@ -59,22 +59,14 @@ enum SensitiveNames {
         for byte in text.utf8 where byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") && byte != UInt8(ascii: ".") && byte != UInt8(ascii: " ") {
             compact.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
         }
-        // One pass: only where a stem's first letter stands are the stems compared.
-        for start in compact.indices {
-            guard let stems = stemsByFirstByte[compact[start]] else { continue }
-            for stem in stems where start + stem.count <= compact.count {
-                if stem.indices.allSatisfy({ compact[start + $0] == stem[$0] }) { return true }
-            }
-        }
-        return false
+        return compact.withUnsafeBytes { text in stems.contains { stem in stem.withUnsafeBytes { UTF8Search.firstOffset(of: $0, in: text) != nil } } }
     }
 
     /// Every secret name and suffix above contains one of these (`api_key` has `key`, `passwd`
-    /// `pass`, `client_assertion` `assertion`), keyed by first letter.
-    private static let stemsByFirstByte: [UInt8: [[UInt8]]] = Dictionary(
-        grouping: [
-            "pass", "pwd", "secret", "token", "key", "auth", "credential", "session", "cookie", "sig", "assertion", "verifier",
-        ].map { Array($0.utf8) }, by: { $0[0] })
+    /// `pass`, `client_assertion` `assertion`).
+    private static let stems: [[UInt8]] = [
+        "pass", "pwd", "secret", "token", "key", "auth", "credential", "session", "cookie", "sig", "assertion", "verifier",
+    ].map { Array($0.utf8) }
 
     /// Query parameters that hold secrets: the secret keys, signatures of signed URLs, and
     /// `key` when its value has the shape of an API key (Google's `key=AIza…`), not a lookup
@@ -145,8 +137,8 @@ enum SensitiveNames {
     /// Looks in the text as it is and percent-decoded once, so a URL inside a URL is seen too.
     static func embeddedQuerySecrets(in text: String) -> [(name: String, value: String)] {
         // Most header values and strings hold no query: skip them without copying.
-        let encoded = text.utf8.contains(UInt8(ascii: "%"))
-        guard encoded || text.utf8.contains(UInt8(ascii: "=")) else { return [] }
+        let encoded = text.containsUTF8(UInt8(ascii: "%"))
+        guard encoded || text.containsUTF8(UInt8(ascii: "=")) else { return [] }
         var found = secretPairs(in: text)
         if encoded, let decoded = text.removingPercentEncoding, decoded != text { found += secretPairs(in: decoded) }
         return found
