@@ -1,6 +1,6 @@
 // Fuzz target: Mocktail `.tail` stubs (MocktailStub(text:file:)).
 // fuzz-seeds: ../Mocktail
-// fuzz-max-len: 4096
+// fuzz-max-len: 65536
 import Foundation
 
 @testable import Gramophone
