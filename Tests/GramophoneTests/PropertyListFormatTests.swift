@@ -21,6 +21,48 @@ import Testing
         #expect(try Vinyl(data: data, name: "other") == vinyl)
     }
 
+    /// The writer is ours (Foundation's is slow on Linux); it lays the file out as Foundation
+    /// does, so a vinyl rewritten on another platform reads the same in review.
+    @Test func theWriterLaysOutTheFileAsFoundationDoes() throws {
+        let long = Data((0..<700).map { UInt8($0 % 251) })
+        let vinyl = Vinyl(
+            name: "a & b <c>",
+            tracks: [
+                Track(
+                    request: Track.Request(method: "POST", url: URL(string: "https://a.example/x?q=1&r=2")!, headers: ["X-Quote": "\"a\" & 'b' > c", "X-Empty": ""], body: long),
+                    outcome: .response(Track.Response(status: 201, headers: ["Content-Type": "application/octet-stream"], body: long, url: nil, httpVersion: "HTTP/2")),
+                    recordedAt: Date(timeIntervalSince1970: 1_700_000_000.123), duration: nil),
+                Track(request: Track.Request(url: URL(string: "https://a.example/down")!), outcome: .failure(Track.Failure(domain: "NSURLErrorDomain", code: -1009, description: "offline \u{1} ✓"))),
+            ])
+        let ours = try vinyl.encoded(as: .plist)
+        let root: [String: Any] = [
+            "gramophone": GramophoneFormat.version, "name": vinyl.name,
+            "tracks": [
+                [
+                    "request": [
+                        "method": "POST", "url": "https://a.example/x?q=1&r=2", "headers": [["name": "X-Quote", "value": "\"a\" & 'b' > c"], ["name": "X-Empty", "value": ""]], "body": long,
+                    ] as [String: Any],
+                    "response": ["status": 201, "headers": [["name": "Content-Type", "value": "application/octet-stream"]], "body": long, "httpVersion": "HTTP/2"] as [String: Any],
+                    "recordedAt": ISO8601.format(Date(timeIntervalSince1970: 1_700_000_000.123)),
+                ] as [String: Any],
+                [
+                    "request": ["method": "GET", "url": "https://a.example/down", "headers": [] as [Any]] as [String: Any],
+                    "error": ["domain": "NSURLErrorDomain", "code": -1009, "description": "offline \u{1} ✓"] as [String: Any],
+                ],
+            ] as [Any],
+        ]
+        let foundations = try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
+        #expect(String(decoding: ours, as: UTF8.self) == String(decoding: foundations, as: UTF8.self))
+        #expect(try Vinyl(data: ours, name: "other") == vinyl)
+    }
+
+    @Test func durationsReadBackExactly() throws {
+        for duration in [0, 0.1, 1e-5, 1.0 / 3, 86_400, 5e-324, 0.30000000000000004] {
+            let vinyl = Vinyl(name: "d", tracks: [Track(request: Track.Request(url: URL(string: "https://a.example/")!), outcome: .status(204), recordedAt: nil, duration: duration)])
+            #expect(try Vinyl(data: vinyl.encoded(as: .plist), name: "d").tracks[0].duration == duration)
+        }
+    }
+
     @Test func handWrittenPlistWithDictionaryHeadersAndTextBodies() throws {
         let plist = """
             <?xml version="1.0" encoding="UTF-8"?>

@@ -192,46 +192,40 @@ enum PropertyListFormat {
     // MARK: Writing
 
     static func encode(_ vinyl: Vinyl) throws -> Data {
-        let root: [String: Any] = [
-            "gramophone": GramophoneFormat.version,
-            "name": vinyl.name,
-            "tracks": vinyl.tracks.map(encodeTrack),
-        ]
-        do {
-            return try PropertyListSerialization.data(fromPropertyList: root, format: .xml, options: 0)
-        } catch {
-            throw VinylError(
-                .unwritable, file: nil, problem: "could not make a property list (\((error as NSError).localizedDescription))",
-                fix: "Write the vinyl as JSON instead")
-        }
+        PropertyListWriter.document(
+            .dictionary([
+                "gramophone": .integer(GramophoneFormat.version),
+                "name": .string(vinyl.name),
+                "tracks": .array(vinyl.tracks.map(encodeTrack)),
+            ]))
     }
 
-    private static func encodeTrack(_ track: Track) -> [String: Any] {
-        var fields: [String: Any] = [:]
-        var request: [String: Any] = [
-            "method": track.request.method,
-            "url": track.request.url.absoluteString,
+    private static func encodeTrack(_ track: Track) -> PropertyListWriter.Value {
+        var fields: [String: PropertyListWriter.Value] = [:]
+        var request: [String: PropertyListWriter.Value] = [
+            "method": .string(track.request.method),
+            "url": .string(track.request.url.absoluteString),
             "headers": encodeHeaders(track.request.headers),
         ]
-        if !track.request.body.isEmpty { request["body"] = track.request.body }
-        fields["request"] = request
+        if !track.request.body.isEmpty { request["body"] = .data(track.request.body) }
+        fields["request"] = .dictionary(request)
         switch track.outcome {
         case .response(let response):
-            var values: [String: Any] = ["status": response.status, "headers": encodeHeaders(response.headers)]
-            if !response.body.isEmpty { values["body"] = response.body }
-            if let url = response.url { values["url"] = url.absoluteString }
-            if let version = response.httpVersion { values["httpVersion"] = version }
-            fields["response"] = values
+            var values: [String: PropertyListWriter.Value] = ["status": .integer(response.status), "headers": encodeHeaders(response.headers)]
+            if !response.body.isEmpty { values["body"] = .data(response.body) }
+            if let url = response.url { values["url"] = .string(url.absoluteString) }
+            if let version = response.httpVersion { values["httpVersion"] = .string(version) }
+            fields["response"] = .dictionary(values)
         case .failure(let failure):
-            fields["error"] = ["domain": failure.domain, "code": failure.code, "description": failure.description] as [String: Any]
+            fields["error"] = .dictionary(["domain": .string(failure.domain), "code": .integer(failure.code), "description": .string(failure.description)])
         }
         // A plist <date> keeps whole seconds only; the ISO text keeps milliseconds.
-        if let recordedAt = track.recordedAt { fields["recordedAt"] = ISO8601.format(recordedAt) }
-        if let duration = track.duration { fields["duration"] = duration }
-        return fields
+        if let recordedAt = track.recordedAt { fields["recordedAt"] = .string(ISO8601.format(recordedAt)) }
+        if let duration = track.duration { fields["duration"] = .real(duration) }
+        return .dictionary(fields)
     }
 
-    private static func encodeHeaders(_ headers: Headers) -> [[String: String]] {
-        headers.fields.map { ["name": $0.name, "value": $0.value] }
+    private static func encodeHeaders(_ headers: Headers) -> PropertyListWriter.Value {
+        .array(headers.fields.map { .dictionary(["name": .string($0.name), "value": .string($0.value)]) })
     }
 }
