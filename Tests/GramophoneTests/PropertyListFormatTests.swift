@@ -57,7 +57,7 @@ import Testing
     }
 
     @Test func durationsReadBackExactly() throws {
-        for duration in [0, 0.1, 1e-5, 1.0 / 3, 86_400, 5e-324, 0.30000000000000004] {
+        for duration in [0, 0.1, 1e-5, 1.0 / 3, 86_400, .leastNonzeroMagnitude, 0.30000000000000004] {
             let vinyl = Vinyl(name: "d", tracks: [Track(request: Track.Request(url: URL(string: "https://a.example/")!), outcome: .status(204), recordedAt: nil, duration: duration)])
             #expect(try Vinyl(data: vinyl.encoded(as: .plist), name: "d").tracks[0].duration == duration)
         }
