@@ -116,6 +116,16 @@ struct RedactionTests {
         #expect(!"aapi-kez".containsUTF8("api-key"))
         #expect("naïve-secret".containsUTF8("secret"))
         #expect("über".containsUTF8("ü"))
+        #expect("".containsUTF8(""))
+        #expect(!"".containsUTF8("a"))
+        #expect("aaab".containsUTF8("aab"))
+        #expect("xyz-key".containsUTF8("key"))
+        #expect(!"e\u{301}".containsUTF8("é"))  // bytes, not characters
+        #expect("a=b".containsUTF8(UInt8(ascii: "=")))
+        #expect(!"".containsUTF8(UInt8(ascii: "=")))
+        let haystack = Array("abcabc".utf8), needle = Array("bc".utf8)
+        let offsets = haystack.withUnsafeBytes { text in needle.withUnsafeBytes { part in (0...7).map { UTF8Search.firstOffset(of: part, in: text, from: $0) } } }
+        #expect(offsets == [1, 1, 4, 4, 4, nil, nil, nil])
     }
 
     @Test func headersCanBeReplacedInsteadOfRemoved() {

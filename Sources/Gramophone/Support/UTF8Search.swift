@@ -8,7 +8,8 @@ enum UTF8Search {
     /// The offset of the first `needle` in `haystack` at or after `start`.
     static func firstOffset(of needle: UnsafeRawBufferPointer, in haystack: UnsafeRawBufferPointer, from start: Int = 0) -> Int? {
         guard start >= 0, needle.count <= haystack.count - start else { return nil }
-        guard let needleBase = needle.baseAddress, let base = haystack.baseAddress else { return needle.isEmpty ? start : nil }
+        guard !needle.isEmpty else { return start }
+        guard let needleBase = needle.baseAddress, let base = haystack.baseAddress else { return nil }
         let first = Int32(needle[0]), last = haystack.count - needle.count
         var position = start
         while position <= last {

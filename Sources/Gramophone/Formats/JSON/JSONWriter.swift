@@ -69,23 +69,39 @@ struct JSONWriter {
 
     private mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x0D: append("\\r")
-            case 0x09: append("\\t")
-            case 0x08: append("\\b")
-            case 0x0C: append("\\f")
-            case 0..<0x20:
-                append("\\u00")
-                let hex: [UInt8] = Array("0123456789abcdef".utf8)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
-            default: bytes.append(byte)
+        var text = text
+        // Runs of bytes that need no escape (nearly all of a body or a header) are copied whole.
+        text.withUTF8 { utf8 in
+            Self.needsEscape.withUnsafeBufferPointer { table in
+                var runStart = 0
+                for index in utf8.indices where table[Int(utf8[index])] {
+                    bytes.append(contentsOf: utf8[runStart..<index])
+                    writeEscape(utf8[index])
+                    runStart = index + 1
+                }
+                bytes.append(contentsOf: utf8[runStart...])
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// The bytes a JSON string may not hold as they are: `"`, `\\` and control characters.
+    private static let needsEscape: [Bool] = (0...255).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+
+    private mutating func writeEscape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): append("\\\"")
+        case UInt8(ascii: "\\"): append("\\\\")
+        case 0x0A: append("\\n")
+        case 0x0D: append("\\r")
+        case 0x09: append("\\t")
+        case 0x08: append("\\b")
+        case 0x0C: append("\\f")
+        default:
+            append("\\u00")
+            let hex: [UInt8] = Array("0123456789abcdef".utf8)
+            bytes.append(hex[Int(byte >> 4)])
+            bytes.append(hex[Int(byte & 0xF)])
+        }
     }
 }
