@@ -31,7 +31,7 @@ import Testing
                 Track(
                     request: Track.Request(method: "POST", url: URL(string: "https://a.example/x?q=1&r=2")!, headers: ["X-Quote": "\"a\" & 'b' > c", "X-Empty": ""], body: long),
                     outcome: .response(Track.Response(status: 201, headers: ["Content-Type": "application/octet-stream"], body: long, url: nil, httpVersion: "HTTP/2")),
-                    recordedAt: Date(timeIntervalSince1970: 1_700_000_000.123), duration: nil),
+                    recordedAt: Date(timeIntervalSince1970: 1_700_000_000.123), duration: 0.1),
                 Track(request: Track.Request(url: URL(string: "https://a.example/down")!), outcome: .failure(Track.Failure(domain: "NSURLErrorDomain", code: -1009, description: "offline \u{1} ✓"))),
             ])
         let ours = try vinyl.encoded(as: .plist)
@@ -44,6 +44,7 @@ import Testing
                     ] as [String: Any],
                     "response": ["status": 201, "headers": [["name": "Content-Type", "value": "application/octet-stream"]], "body": long, "httpVersion": "HTTP/2"] as [String: Any],
                     "recordedAt": ISO8601.format(Date(timeIntervalSince1970: 1_700_000_000.123)),
+                    "duration": 0.1,
                 ] as [String: Any],
                 [
                     "request": ["method": "GET", "url": "https://a.example/down", "headers": [] as [Any]] as [String: Any],

@@ -37,8 +37,9 @@ enum PropertyListWriter {
         case .integer(let number):
             element("integer", escaping: String(number), &out)
         case .real(let number):
-            // Swift's shortest text that reads back as the same double; CF reads it with strtod.
-            element("real", escaping: number.description, &out)
+            // As CF writes it (17 significant digits, which read back as the same double), so a
+            // file an earlier Gramophone wrote through Foundation does not change on a rewrite.
+            element("real", escaping: String(format: "%.17g", number), &out)
         case .array(let items):
             guard !items.isEmpty else {
                 out += Array("<array/>\n".utf8)
