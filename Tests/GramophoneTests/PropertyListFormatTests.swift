@@ -57,6 +57,33 @@ import Testing
         #expect(try Vinyl(data: ours, name: "other") == vinyl)
     }
 
+    @Test func realsAreSpelledAsFoundationSpellsThem() throws {
+        let values: [Double] = [0, -0.0, 0.1, 2, -1e-5, .infinity, -.infinity, .nan, 86_400, 1.0 / 3]
+        let foundations = try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0)
+        let spelled = String(decoding: foundations, as: UTF8.self).components(separatedBy: "\n").filter { $0.contains("<real>") }
+        #expect(spelled == values.map { "\t<real>\(PropertyListWriter.realText($0))</real>" })
+    }
+
+    @Test(arguments: ["-1", "nan", "+infinity", "86401"])
+    func aDurationOutsideADayIsRefusedWithItsPlace(_ text: String) {
+        let plist = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <plist version="1.0"><dict><key>tracks</key><array><dict>
+              <key>request</key><dict><key>url</key><string>https://a.example/</string></dict>
+              <key>response</key><dict><key>status</key><integer>204</integer></dict>
+              <key>duration</key><real>\(text)</real>
+            </dict></array></dict></plist>
+            """
+        #expect(throws: VinylError.self) { try Vinyl(data: Data(plist.utf8), name: "d", format: .plist) }
+        do {
+            _ = try Vinyl(data: Data(plist.utf8), name: "d", format: .plist)
+        } catch let error as VinylError {
+            #expect(error.place?.contains("duration") == true)
+        } catch {
+            Issue.record("not a VinylError: \(error)")
+        }
+    }
+
     @Test func durationsReadBackExactly() throws {
         for duration in [0, 0.1, 1e-5, 1.0 / 3, 86_400, .leastNonzeroMagnitude, 0.30000000000000004] {
             let vinyl = Vinyl(name: "d", tracks: [Track(request: Track.Request(url: URL(string: "https://a.example/")!), outcome: .status(204), recordedAt: nil, duration: duration)])

@@ -116,6 +116,13 @@ enum PropertyListFormat {
             guard let seconds = (value as? NSNumber)?.doubleValue else {
                 throw StructureError(path: path.key("duration"), problem: "expected a number", fix: "Write the duration in seconds as <real>")
             }
+            // The range the JSON formats accept: a NaN, negative or endless duration would
+            // become a replay delay.
+            guard seconds >= 0, seconds <= GramophoneFormat.maximumDuration else {
+                throw StructureError(
+                    path: path.key("duration"), problem: "\(seconds) is not a duration in seconds",
+                    fix: "Use a number of seconds from 0 to \(Int(GramophoneFormat.maximumDuration)), or leave out \"duration\"")
+            }
             duration = seconds
         }
         return Track(request: request, outcome: outcome, recordedAt: recordedAt, duration: duration)

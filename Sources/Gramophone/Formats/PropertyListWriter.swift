@@ -37,9 +37,7 @@ enum PropertyListWriter {
         case .integer(let number):
             element("integer", escaping: String(number), &out)
         case .real(let number):
-            // As CF writes it (17 significant digits, which read back as the same double), so a
-            // file an earlier Gramophone wrote through Foundation does not change on a rewrite.
-            element("real", escaping: String(format: "%.17g", number), &out)
+            element("real", escaping: realText(number), &out)
         case .array(let items):
             guard !items.isEmpty else {
                 out += Array("<array/>\n".utf8)
@@ -78,6 +76,16 @@ enum PropertyListWriter {
             tabs(indent, &out)
             out += Array("</data>\n".utf8)
         }
+    }
+
+    /// A real as CF writes it, so a file an earlier Gramophone wrote through Foundation does not
+    /// change on a rewrite: its spellings of NaN, the infinities and zero (either sign), and
+    /// otherwise 17 significant digits, which read back as the same double.
+    static func realText(_ number: Double) -> String {
+        if number.isNaN { return "nan" }
+        if number.isInfinite { return number < 0 ? "-infinity" : "+infinity" }
+        if number == 0 { return "0.0" }
+        return String(format: "%.17g", number)
     }
 
     private static func element(_ tag: String, escaping text: String, _ out: inout [UInt8]) {
