@@ -104,7 +104,9 @@ private func firstIndex(of needle: [UInt8], in haystack: [UInt8], from start: In
 private func secrets(in headers: Headers, _ rules: HeaderRules) -> [String] {
     headers.fields.filter(rules.takes)
         .flatMap { SensitiveNames.secretParts(ofHeader: $0.name, value: $0.value) }
-        .filter { $0.count >= 4 && !$0.contains("\u{1}") && !Redaction.placeholder.contains($0) && !"REDACTED".contains($0) }
+        // Values of under four characters, and values that are only white space or a mask
+        // (`****`, `<redacted>`), name no secret and are not chased (RecordingAndRedaction.md).
+        .filter { $0.count >= 4 && !$0.contains("\u{1}") && !Redaction.placeholder.contains($0) && !"REDACTED".contains($0) && !SensitiveNames.isRedacted($0) }
 }
 
 private func check(_ track: Track, index: Int, _ redaction: Redaction, _ rules: HeaderRules) -> Track {

@@ -69,6 +69,21 @@ struct RedactionTests {
         #expect(Redaction.default.redact(Track(request: request, outcome: .status(204))).request == redacted)
     }
 
+    /// Redaction fuzz target (fourth session): a removed header whose value was only tabs was
+    /// left in a body. Such a value, or one that is already a mask (`****`, `<redacted>`), names
+    /// no secret; chasing it would replace a body's indentation or another placeholder.
+    @Test(arguments: ["\t\t\t\t\t", "        ", "********", "<redacted>"])
+    func aValueThatIsOnlyWhiteSpaceOrAMaskIsNotChasedElsewhere(_ value: String) {
+        let body = "{\n\(value)\"a\": 1,\n        \"note\": \"********\"\n}"
+        let track = Track(
+            request: Track.Request(method: "POST", url: URL(string: "https://api.example.com/me")!, headers: ["X-Api-Key": value], body: Data(body.utf8)),
+            response: Track.Response(headers: ["Content-Type": "text/plain"], body: Data(body.utf8)))
+        let redacted = Redaction.default.redact(track)
+        #expect(redacted.request.headers["X-Api-Key"] == nil)
+        #expect(redacted.request.body == Data(body.utf8))
+        #expect(redacted.response?.body == Data(body.utf8))
+    }
+
     /// Redaction fuzz target: secrets were searched with NSString, which compares characters,
     /// not bytes: a token followed by a combining accent (or ending in one) was not found, so
     /// its bytes stayed in the track.
