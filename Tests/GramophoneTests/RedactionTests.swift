@@ -108,6 +108,27 @@ struct RedactionTests {
         #expect(Redaction.default.redact(once) == once)
     }
 
+    /// Redaction fuzz target (fourth session): with `.default + .formFields(replacing:
+    /// ["password": "x y"])`, a second pass had the default take `x y` (which the later filter
+    /// wrote) and scrub it as a secret, so a converted vinyl no longer matched its live requests.
+    /// What a filter writes is never chased.
+    @Test(arguments: [
+        Redaction.default + .formFields(replacing: ["password": "x y"]),
+        Redaction.default + .jsonKeys(replacing: ["password": "not-a-secret"]),
+        Redaction.default + .query(replacing: ["access_token": "sample token"]),
+    ])
+    func whatAFilterWritesIsNotChasedOnASecondPass(_ redaction: Redaction) {
+        let track = Track(
+            request: Track.Request(
+                method: "POST", url: URL(string: "https://api.example.com/login?access_token=hunter22&x=1")!,
+                headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data("password=hunter22&user=ada&note=password%3Dhunter22".utf8)),
+            response: Track.Response(headers: ["Content-Type": "application/json"], body: Data(#"{"password":"hunter22","echo":"hunter22"}"#.utf8)))
+        let once = redaction.redact(track)
+        #expect(redaction.redact(once) == once)
+        let texts = [String(decoding: once.request.body, as: UTF8.self), once.request.url.absoluteString, String(decoding: once.response?.body ?? Data(), as: UTF8.self)]
+        #expect(!texts.contains { $0.contains("hunter22") }, "\(texts)")
+    }
+
     // Names that carry credentials wherever the telling word sits, in any case or separator;
     // names that only resemble them stay (the search is on UTF-8 bytes, not NSString).
     @Test(arguments: [

@@ -12,7 +12,7 @@ extension Redaction {
     /// `.jsonKeys(replacing: ["password": Redaction.placeholder])`.
     public static func jsonKeys(replacing values: [String: String]) -> Redaction {
         let lowered = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-        return jsonRewrite { key in lowered[key.lowercased()].map { .some($0) } }
+        return jsonRewrite { key in lowered[key.lowercased()].map { .some($0) } }.writing(values.values)
     }
 
     /// Removes the named fields from `application/x-www-form-urlencoded` bodies.
@@ -24,7 +24,7 @@ extension Redaction {
     /// Replaces the values of the named fields in `application/x-www-form-urlencoded` bodies.
     public static func formFields(replacing values: [String: String]) -> Redaction {
         let lowered = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-        return formRewrite { name, _ in lowered[name.lowercased()].map { .some($0) } }
+        return formRewrite { name, _ in lowered[name.lowercased()].map { .some($0) } }.writing(values.values)
     }
 
     // MARK: Rewriting

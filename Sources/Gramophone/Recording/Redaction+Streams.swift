@@ -13,7 +13,7 @@ extension Redaction {
         let eventStream = response.headers.mediaType == "text/event-stream"
         let units = StreamCutter.eventRanges(in: body, eventStream: eventStream)
         var redacted = units.map { redactEvent(body.subdata(in: $0), response: response, request: request, eventStream: eventStream, allowed: allowed, secrets: &secrets) }
-        let scrubber = Scrubber(secrets)
+        let scrubber = Scrubber(secrets, sparing: written)
         redacted = redacted.map(scrubber.scrub)
         // Each chunk ends where it did among the events: at the same offset in an unchanged
         // event, and as near as the changed bytes allow in a redacted one.

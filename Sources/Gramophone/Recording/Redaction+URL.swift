@@ -35,7 +35,7 @@ extension Redaction {
             guard let replacement = lowered[item.decodedName.lowercased()] else { return .keep }
             secrets.append(contentsOf: item.secretValues)
             return .replace(replacement)
-        }
+        }.writing(values.values)
     }
 
     enum QueryDecision {

@@ -34,6 +34,11 @@ public struct Redaction: Sendable {
     }
 
     var steps: [Step]
+    /// The values the replacing filters write. Never chased as secrets elsewhere: a later
+    /// filter's replacement that an earlier filter takes out again on a second pass (the
+    /// default takes `password=x y` that `.formFields(replacing: ["password": "x y"])` wrote)
+    /// would otherwise be scrubbed, and redacting a redacted track would change it.
+    var written: [String] = []
 
     /// What replaced values become unless a filter says otherwise.
     public static let placeholder = "<redacted>"
@@ -59,9 +64,16 @@ public struct Redaction: Sendable {
         SensitiveNames.isSensitiveHeader(name)
     }
 
+    /// This redaction, noting values its filters write (see `written`).
+    func writing(_ values: some Sequence<String>) -> Redaction {
+        var copy = self
+        copy.written += values
+        return copy
+    }
+
     /// Both redactions, `lhs` first (hooks still run after every filter).
     public static func + (lhs: Redaction, rhs: Redaction) -> Redaction {
-        Redaction(steps: lhs.steps + rhs.steps)
+        Redaction(steps: lhs.steps + rhs.steps, written: lhs.written + rhs.written)
     }
 
     // MARK: Headers
@@ -103,7 +115,7 @@ public struct Redaction: Sendable {
                 }
                 return Headers(fields)
             }
-        ])
+        ]).writing(values.values)
     }
 
     // MARK: Hooks
@@ -165,7 +177,7 @@ public struct Redaction: Sendable {
             response.body = originalBody
             redactStreamedBody(&response, request: copy.request, allowed: allowed, secrets: &secrets)
         }
-        let scrubber = Scrubber(secrets)
+        let scrubber = Scrubber(secrets, sparing: written)
         response.headers = scrubber.scrub(response.headers)
         response.url = response.url.map(scrubber.scrub)
         if !streamed { response.body = scrubber.scrub(response.body) }
@@ -196,7 +208,7 @@ public struct Redaction: Sendable {
             case .responseBody, .beforeRecordRequest, .beforeRecordResponse: break
             }
         }
-        let scrubber = Scrubber(secrets)
+        let scrubber = Scrubber(secrets, sparing: written)
         request.headers = scrubber.scrub(request.headers)
         request.url = scrubber.scrub(request.url)
         request.body = scrubber.scrub(request.body)
@@ -220,10 +232,15 @@ public struct Redaction: Sendable {
 struct Scrubber {
     let secrets: [String]
 
-    init(_ secrets: [String]) {
+    /// `written`: what the redaction's own filters write, which is never a secret, whether the
+    /// value was taken as written or percent- or form-encoded.
+    init(_ secrets: [String], sparing written: [String] = []) {
+        func isWritten(_ value: String) -> Bool {
+            written.contains(value) || (value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding.map(written.contains) ?? false)
+        }
         // Longest first, so a whole header value goes before the token inside it.
         // A placeholder an earlier filter left (`REDACTED`, `<redacted>`) is not a secret to chase.
-        self.secrets = Array(Set(secrets.filter { $0.count >= 4 && !SensitiveNames.isRedacted($0) })).sorted { $0.count > $1.count }
+        self.secrets = Array(Set(secrets.filter { $0.count >= 4 && !SensitiveNames.isRedacted($0) && !isWritten($0) })).sorted { $0.count > $1.count }
     }
 
     func scrub(_ text: String) -> String {
