@@ -198,7 +198,7 @@ enum PropertyListFormat {
 
     // MARK: Writing
 
-    static func encode(_ vinyl: Vinyl) throws -> Data {
+    static func encode(_ vinyl: Vinyl) -> Data {
         PropertyListWriter.document(
             .dictionary([
                 "gramophone": .integer(GramophoneFormat.version),

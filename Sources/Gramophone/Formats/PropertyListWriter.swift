@@ -21,11 +21,15 @@ enum PropertyListWriter {
     static func document(_ root: Value) -> Data {
         var out: [UInt8] = []
         out.reserveCapacity(4096)
-        out += Array(#"<?xml version="1.0" encoding="UTF-8"?>"#.utf8) + [0x0A]
-        out += Array(#"<!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">"#.utf8) + [0x0A]
-        out += Array(#"<plist version="1.0">"#.utf8) + [0x0A]
+        out +=
+            """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
+            <plist version="1.0">
+
+            """.utf8
         write(root, indent: 0, to: &out)
-        out += Array("</plist>\n".utf8)
+        out += "</plist>\n".utf8
         return Data(out)
     }
 
@@ -40,28 +44,28 @@ enum PropertyListWriter {
             element("real", escaping: realText(number), &out)
         case .array(let items):
             guard !items.isEmpty else {
-                out += Array("<array/>\n".utf8)
+                out += "<array/>\n".utf8
                 return
             }
-            out += Array("<array>\n".utf8)
+            out += "<array>\n".utf8
             for item in items { write(item, indent: indent + 1, to: &out) }
             tabs(indent, &out)
-            out += Array("</array>\n".utf8)
+            out += "</array>\n".utf8
         case .dictionary(let fields):
             guard !fields.isEmpty else {
-                out += Array("<dict/>\n".utf8)
+                out += "<dict/>\n".utf8
                 return
             }
-            out += Array("<dict>\n".utf8)
+            out += "<dict>\n".utf8
             for key in fields.keys.sorted() {
                 tabs(indent + 1, &out)
                 element("key", escaping: key, &out)
                 write(fields[key]!, indent: indent + 1, to: &out)
             }
             tabs(indent, &out)
-            out += Array("</dict>\n".utf8)
+            out += "</dict>\n".utf8
         case .data(let bytes):
-            out += Array("<data>\n".utf8)
+            out += "<data>\n".utf8
             // CF caps the indent of base64 lines at 8 tabs and counts each as 8 columns.
             let lineIndent = min(indent, 8), width = 76 - 8 * lineIndent
             let base64 = Array(bytes.base64EncodedString().utf8)
@@ -74,7 +78,7 @@ enum PropertyListWriter {
                 start = end
             }
             tabs(indent, &out)
-            out += Array("</data>\n".utf8)
+            out += "</data>\n".utf8
         }
     }
 
@@ -94,15 +98,15 @@ enum PropertyListWriter {
         out.append(UInt8(ascii: ">"))
         for byte in text.utf8 {
             switch byte {
-            case UInt8(ascii: "&"): out += Array("&amp;".utf8)
-            case UInt8(ascii: "<"): out += Array("&lt;".utf8)
-            case UInt8(ascii: ">"): out += Array("&gt;".utf8)
+            case UInt8(ascii: "&"): out += "&amp;".utf8
+            case UInt8(ascii: "<"): out += "&lt;".utf8
+            case UInt8(ascii: ">"): out += "&gt;".utf8
             default: out.append(byte)
             }
         }
-        out += Array("</".utf8)
+        out += "</".utf8
         out += tag.utf8
-        out += Array(">\n".utf8)
+        out += ">\n".utf8
     }
 
     private static func tabs(_ count: Int, _ out: inout [UInt8]) {

@@ -205,7 +205,7 @@ extension Vinyl {
         case .gramophone: return Data(JSONWriter.pretty(GramophoneFormat.encode(self)))
         case .dvr: return Data(JSONWriter.pretty(DVRFormat.encode(self)))
         case .har: return Data(JSONWriter.pretty(HARFormat.encode(self)))
-        case .plist: return try PropertyListFormat.encode(self)
+        case .plist: return PropertyListFormat.encode(self)
         case .vcr:
             throw VinylError(
                 .unwritable, file: nil, problem: "VCR cassettes are read, not written",

@@ -57,7 +57,7 @@ extension Redaction {
 
     /// Most names and values are plain: Foundation's decoding (which goes through NSString on
     /// Linux) only for those that need it, since the default looks at every query of every track.
-    fileprivate static func decode(_ text: String) -> String {
+    static func decode(_ text: String) -> String {
         let plus = text.containsUTF8(UInt8(ascii: "+")), percent = text.containsUTF8(UInt8(ascii: "%"))
         guard plus || percent else { return text }
         let spaced = plus ? String(decoding: text.utf8.map { $0 == UInt8(ascii: "+") ? UInt8(ascii: " ") : $0 }, as: UTF8.self) : text

@@ -234,9 +234,10 @@ struct Scrubber {
 
     /// `written`: what the redaction's own filters write, which is never a secret, whether the
     /// value was taken as written or percent- or form-encoded.
-    init(_ secrets: [String], sparing written: [String] = []) {
+    init(_ secrets: [String], sparing written: [String]) {
+        // Live requests are redacted on replay too: no decoding unless a filter writes something.
         func isWritten(_ value: String) -> Bool {
-            written.contains(value) || (value.replacingOccurrences(of: "+", with: " ").removingPercentEncoding.map(written.contains) ?? false)
+            !written.isEmpty && (written.contains(value) || written.contains(Redaction.decode(value)))
         }
         // Longest first, so a whole header value goes before the token inside it.
         // A placeholder an earlier filter left (`REDACTED`, `<redacted>`) is not a secret to chase.
