@@ -31,6 +31,12 @@ package final class ChunkSource: Sendable {
         try await pull()
     }
 
+    /// Stops what feeds this source now (cancels its task), though it is still held: a
+    /// recording that reached a limit closes the connection without waiting for its release.
+    package func cancel() {
+        stop()
+    }
+
     deinit {
         // Nobody reads this response any more: its task (or replay) has nothing to do.
         stop()

@@ -6,8 +6,8 @@ import FoundationNetworking
 
 extension Turntable {
     /// Sends `live` for real through the recording session's `bytes(for:)` and hands the body on
-    /// to the caller as it arrives, keeping each piece with the time it came. When the stream
-    /// ends (or a `StreamLimit` stops it, or the caller stops reading) the track, redacted,
+    /// to the caller, keeping each piece the caller reads with the time it was read. When the
+    /// stream ends, a `StreamLimit` stops it, or the caller stops reading, the track, redacted,
     /// joins the vinyl. A transport error before the response is not recorded, as elsewhere.
     func recordStream(_ live: Track.Request, with recorder: Recorder) async -> Answer {
         let recordedAt = Date()
@@ -15,77 +15,129 @@ extension Turntable {
         // Opened as a host left alone is; what comes back is kept here before it is handed on.
         let opened = await recorder.relay(live)
         guard case .success(let (response, _)) = opened.outcome, let liveSource = opened.relayed else { return opened }
-        let bytes = ResponseBytes(liveSource)
-        let limit = recorder.recording.streamLimit
-        let eventStream = response.isEventStream
-        let relay = ChunkChannel()
-        // Set once, from the timer or the caller's side; read by the recording task.
-        let callerGone = Locked(false)
-        let timeUp = Locked(false)
-        let reading = Task {
-            var body = Data()
-            var chunks: [TrackStream.Chunk] = []
-            var end = TrackStream.End.finished
-            var watch = StreamLimitWatch(limit, eventStream: eventStream)
-            // The piece that reached a limit is handed on last, after the track joined the vinyl.
-            var lastPiece: Data?
-            do {
-                for try await piece in bytes.chunks {
-                    chunks.append(TrackStream.Chunk(offset: ProcessInfo.processInfo.systemUptime - start, length: piece.count))
-                    body.append(piece)
-                    if let reason = watch.read(piece) {
-                        end = .stopped(reason)
-                        lastPiece = piece
-                        break
-                    }
-                    relay.yield(piece)
-                }
-            } catch {
-                // Cancelling this task is how the time limit and a caller who stopped reading end it.
-                if timeUp.withLock({ $0 }) {
-                    end = .stopped("\(GramophoneFormat.formatSeconds(limit.seconds)) seconds")
-                } else if callerGone.withLock({ $0 }) || (error as? URLError)?.code == .cancelled {
-                    end = .cancelled
-                } else {
-                    end = .failed(Track.Failure(error))
-                }
-            }
-            var recorded = Track.Response(recording: response, body: body, for: live.url)
-            recorded.stream = TrackStream(chunks: chunks, end: end)
-            let track = recorder.recording.redaction.redact(
-                Track(request: live, outcome: .response(recorded), recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start),
-                allowing: recorder.recording.allowedSecrets)
-            self.deck.withLock { $0.appendRecorded(track) }
-            recorder.noteRecorded()
-            // Only now does the caller see the last piece and the end (where the recording ends; a
-            // broken stream breaks for it too), so `eject()` after reading the last chunk writes this track.
-            if let lastPiece { relay.yield(lastPiece) }
-            if case .failed(let failure) = end {
-                relay.finish(throwing: failure.makeError(for: live.url))
-            } else {
-                relay.finish()
-            }
-        }
-        let seconds = limit.seconds
-        let timer = Task {
-            guard seconds.isFinite, seconds > 0 else { return }
-            try await Task.sleep(nanoseconds: UInt64(min(seconds, GramophoneFormat.maximumDuration) * 1_000_000_000))
-            timeUp.withLock { $0 = true }
-            reading.cancel()
-        }
-        Task {
-            _ = await reading.result; timer.cancel()
-        }
-        let handedOn = ChunkSource(
-            pull: { try await relay.next() },
-            stop: {
-                // The caller dropped the bytes: if the stream is still going, it is cancelled as URLSession would.
-                callerGone.withLock { $0 = true }
-                reading.cancel()
-            })
+        let taping = StreamTaping(
+            turntable: self, recorder: recorder, request: live, response: response, live: liveSource, recordedAt: recordedAt, start: start)
+        taping.startTimer()
+        let handedOn = ChunkSource(pull: { try await taping.next() }, stop: { taping.callerStopped() })
         return Answer(outcome: .success((response, Data())), source: .network, relayed: handedOn)
     }
+}
 
+/// One live stream being recorded, driven by its reader: each piece is taken from the network
+/// when the caller asks for it, so what the track holds is what the caller read, and how it ends
+/// is decided by the caller's side alone (it read the end, it stopped reading, a limit stopped
+/// it), not by how far a task of our own got before the caller's going away reached it. A
+/// reader that runs ahead of the caller made the end depend on the scheduler: on a busy machine
+/// an abandoned endless stream was recorded until the server closed it (RELIABILITY.md).
+final class StreamTaping: Sendable {
+    private struct Tape {
+        var chunks: [TrackStream.Chunk] = []
+        var body = Data()
+        var watch: StreamLimitWatch
+        /// How the stream ended, once it has; the track has joined the vinyl by then.
+        var end: TrackStream.End?
+    }
+
+    private let turntable: Turntable
+    private let recorder: Recorder
+    private let request: Track.Request
+    private let response: HTTPURLResponse
+    private let live: ChunkSource
+    private let recordedAt: Date
+    private let start: TimeInterval
+    private let tape: Locked<Tape>
+    private let timer = Locked<Task<Void, Never>?>(nil)
+
+    init(
+        turntable: Turntable, recorder: Recorder, request: Track.Request, response: HTTPURLResponse, live: ChunkSource, recordedAt: Date,
+        start: TimeInterval
+    ) {
+        self.turntable = turntable
+        self.recorder = recorder
+        self.request = request
+        self.response = response
+        self.live = live
+        self.recordedAt = recordedAt
+        self.start = start
+        tape = Locked(Tape(watch: StreamLimitWatch(recorder.recording.streamLimit, eventStream: response.isEventStream)))
+    }
+
+    /// The limit's time runs from the response, read or not: an endless stream nobody reads is
+    /// still recorded and closed when it is up.
+    func startTimer() {
+        let seconds = recorder.recording.streamLimit.seconds
+        guard seconds.isFinite, seconds > 0 else { return }
+        let task = Task { [weak self] in
+            guard (try? await Task.sleep(nanoseconds: UInt64(min(seconds, GramophoneFormat.maximumDuration) * 1_000_000_000))) != nil else { return }
+            self?.finish(.stopped("\(GramophoneFormat.formatSeconds(seconds)) seconds"))
+        }
+        timer.withLock { $0 = task }
+    }
+
+    /// The next piece for the caller, taken from the network now and kept on the tape; nil at
+    /// the end, which the track has joined the vinyl before the caller sees it.
+    nonisolated(nonsending) func next() async throws -> Data? {
+        if let end = tape.withLock({ $0.end }) { return try handOver(end) }
+        let piece: Data?
+        do {
+            piece = try await live.next()
+        } catch {
+            // Cancelling the reading task (or the live task) ends the stream as cancelled by the caller.
+            let cancelled = Task.isCancelled || (error as? URLError)?.code == .cancelled
+            finish(cancelled ? .cancelled : .failed(Track.Failure(error)))
+            return try handOver(tape.withLock { $0.end } ?? .cancelled)
+        }
+        guard let piece else {
+            finish(.finished)
+            return try handOver(tape.withLock { $0.end } ?? .finished)
+        }
+        let outcome = tape.withLock { tape -> (kept: Bool, limit: String?) in
+            // A piece that came after the time limit stopped the stream is not the caller's.
+            guard tape.end == nil else { return (false, nil) }
+            tape.chunks.append(TrackStream.Chunk(offset: ProcessInfo.processInfo.systemUptime - start, length: piece.count))
+            tape.body.append(piece)
+            return (true, tape.watch.read(piece))
+        }
+        guard outcome.kept else { return try handOver(tape.withLock { $0.end } ?? .cancelled) }
+        // The piece that reached a limit is handed on after the track joined the vinyl.
+        if let reason = outcome.limit { finish(.stopped(reason)) }
+        return piece
+    }
+
+    /// The caller dropped the bytes: if the stream is still going it is cancelled, as URLSession would.
+    func callerStopped() {
+        finish(.cancelled)
+    }
+
+    /// What a reader gets once the stream has ended: nothing more, or the error it ended with.
+    private func handOver(_ end: TrackStream.End) throws -> Data? {
+        switch end {
+        case .finished, .stopped: return nil
+        case .cancelled: throw URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
+        case .failed(let failure): throw failure.makeError(for: request.url)
+        }
+    }
+
+    /// Ends the tape once (the first end counts): the track, redacted, joins the vinyl under the
+    /// tape's lock, so a reader that sees the end also finds the track; the live request stops.
+    private func finish(_ end: TrackStream.End) {
+        let ended = tape.withLock { tape -> Bool in
+            guard tape.end == nil else { return false }
+            tape.end = end
+            var recorded = Track.Response(recording: response, body: tape.body, for: request.url)
+            recorded.stream = TrackStream(chunks: tape.chunks, end: end)
+            let track = recorder.recording.redaction.redact(
+                Track(request: request, outcome: .response(recorded), recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start),
+                allowing: recorder.recording.allowedSecrets)
+            turntable.deck.withLock { $0.appendRecorded(track) }
+            recorder.noteRecorded()
+            return true
+        }
+        guard ended else { return }
+        timer.withLock { $0 }?.cancel()
+        // Nothing more is read: a stream stopped early (a limit, the caller) closes its connection.
+        live.cancel()
+    }
 }
 
 extension Recorder {

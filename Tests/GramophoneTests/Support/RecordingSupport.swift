@@ -35,6 +35,32 @@ final class CountingSession: NetworkSession {
     }
 }
 
+/// A real URLSession whose streams have wholly arrived before anyone reads them: `bytes(for:)`
+/// reads the live stream to its end from the real server, then hands its pieces over as they
+/// came. It forces the interleaving a busy machine makes likely (the network ahead of the reader).
+final class NetworkAheadSession: NetworkSession {
+    let session = URLSession(configuration: .ephemeral)
+
+    func data(for request: URLRequest) async throws -> (Data, URLResponse) {
+        try await session.data(for: request)
+    }
+
+    func data(from url: URL) async throws -> (Data, URLResponse) {
+        try await session.data(from: url)
+    }
+
+    func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse) {
+        let (bytes, response): (ResponseBytes, URLResponse) = try await session.bytes(for: request)
+        var pieces: [Data] = []
+        for try await piece in bytes.chunks { pieces.append(piece) }
+        return (ResponseBytes(ChunkSource(chunks: pieces)), response)
+    }
+
+    func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
+        session.dataTask(with: request, completionHandler: completionHandler)
+    }
+}
+
 /// A session whose network is down: every request fails as with no connection, and is counted.
 final class OfflineSession: NetworkSession {
     private let counter = Locked(0)
