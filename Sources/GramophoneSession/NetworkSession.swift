@@ -91,7 +91,11 @@ extension URLSession: NetworkSession {
 // Uploads, downloads and bytes in terms of `data(for:)`, so a session of your own (a fake, a
 // logging wrapper) needs only the three data methods. URLSession and Turntable implement them natively.
 extension NetworkSession {
+    // Disfavored too: otherwise, on a URLSession, this default would outrank URLSession's own
+    // (disfavored) method wherever the SDK's `bytes(for:delegate:)` does not fit (Linux, or a
+    // result annotated `ResponseBytes`), and the stream would come in one piece.
     /// The whole answer of `data(for:)`, handed over as one piece once it has arrived.
+    @_disfavoredOverload
     public nonisolated(nonsending) func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse) {
         let (body, response) = try await data(for: request)
         return (ResponseBytes(ChunkSource(chunks: [body])), response)

@@ -1,11 +1,11 @@
 import Foundation
 import Testing
 
+@testable import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-
-@testable import Gramophone
 
 #if canImport(FoundationNetworking)
 /// What Apple's SDK declares and Linux Foundation lacks: `URLSession.bytes(for:delegate:)`, its
