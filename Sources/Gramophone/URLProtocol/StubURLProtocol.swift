@@ -9,8 +9,7 @@ import FoundationNetworking
 ///
 /// It claims a request only while the stubber is enabled and a stub (or opt-out mode) is to
 /// answer it; every other request goes to the next protocol, the real network.
-// Unavailable on watchOS with HTTPStubber, whose state it reads (see HTTPStubber).
-@available(watchOS, unavailable)
+@available(watchOS, unavailable)  // with HTTPStubber, whose state it reads
 final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
     /// Locked: set by startLoading and read by stopLoading, which the system may call from other threads.
     let load = Locked<ProtocolLoad?>(nil)
