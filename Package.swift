@@ -1,4 +1,4 @@
-// swift-tools-version:6.2
+// swift-tools-version:6.3
 import PackageDescription
 
 // The example app code and its tests are a package of their own, in Examples/.
@@ -7,8 +7,10 @@ import PackageDescription
 // from `Gramophone` only by case collides on case-insensitive file systems (macOS).
 let package = Package(
     name: "Gramophone",
-    // Swift 6.2 or later: every supported compiler has TestScoping (the .vinyl trait) and
-    // nonisolated(nonsending). macOS 13 / iOS 16 for ContinuousClock and Duration.
+    // Swift 6.3 or later: the oldest compiler CI builds with. It has TestScoping (the .vinyl trait),
+    // nonisolated(nonsending), SourceLocation.filePath, and the back-deployment fix for
+    // nonisolated(nonsending) function metadata (swiftlang/swift#86852). macOS 13 / iOS 16 for
+    // ContinuousClock and Duration.
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         // What production code imports: the NetworkSession protocol and URLSession's conformance, nothing else.

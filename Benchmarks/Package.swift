@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.3
 import PackageDescription
 
 // The benchmarks live in their own package so the Gramophone library keeps no dependencies.

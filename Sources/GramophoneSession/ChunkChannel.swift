@@ -10,6 +10,9 @@ import FoundationNetworking
 ///
 /// Single consumer: a response's bytes are read once, as with `URLSession.AsyncBytes`.
 package final class ChunkSource: Sendable {
+    // A stored nonisolated(nonsending) closure: its type metadata made Swift 6.2 binaries crash
+    // on runtimes older than macOS 15 / iOS 18. Swift 6.3, the package's floor, emits a checked
+    // fallback (swiftlang/swift#86829, in 6.3 as #86852), so it is safe on every OS we support.
     private let pull: nonisolated(nonsending) @Sendable () async throws -> Data?
     private let stop: @Sendable () -> Void
 

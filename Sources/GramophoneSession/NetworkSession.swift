@@ -72,8 +72,17 @@ extension URLSession: NetworkSession {
         try await download(from: url, delegate: nil)
     }
 
+    // Disfavored, so Apple's `bytes(for:delegate:)` (whose `delegate:` has a default) wins a
+    // direct call; the conformance is matched by signature, which the attribute does not affect.
     /// The response once its headers arrive, and its body piece by piece as the network
     /// delivers it, on every platform (Foundation on Linux has no `bytes(for:)` of its own).
+    ///
+    /// It is this method through `any NetworkSession` or a generic `NetworkSession`, and where
+    /// the result is annotated `(ResponseBytes, URLResponse)`. A plain
+    /// `URLSession.shared.bytes(for: request)` on Apple platforms stays Apple's
+    /// `bytes(for:delegate:)`, returning `URLSession.AsyncBytes`: importing Gramophone does not
+    /// change what app code that already calls it gets.
+    @_disfavoredOverload
     public nonisolated(nonsending) func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse) {
         try await StreamingTask.start(request, in: self)
     }
@@ -82,7 +91,11 @@ extension URLSession: NetworkSession {
 // Uploads, downloads and bytes in terms of `data(for:)`, so a session of your own (a fake, a
 // logging wrapper) needs only the three data methods. URLSession and Turntable implement them natively.
 extension NetworkSession {
+    // Disfavored too: otherwise, on a URLSession, this default would outrank URLSession's own
+    // (disfavored) method wherever the SDK's `bytes(for:delegate:)` does not fit (Linux, or a
+    // result annotated `ResponseBytes`), and the stream would come in one piece.
     /// The whole answer of `data(for:)`, handed over as one piece once it has arrived.
+    @_disfavoredOverload
     public nonisolated(nonsending) func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse) {
         let (body, response) = try await data(for: request)
         return (ResponseBytes(ChunkSource(chunks: [body])), response)

@@ -11,12 +11,10 @@ import Testing
         var stderr: String
     }
 
-    /// The binary sits beside the test bundle (`swift build --build-tests` builds both).
+    /// The binary `swift build --build-tests` builds, or the one `GRAMOPHONE_CLI` names.
     static func binary() throws -> URL {
         if let path = ProcessInfo.processInfo.environment["GRAMOPHONE_CLI"] { return URL(fileURLWithPath: path) }
-        let candidate = Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("gramophone")
-        try #require(FileManager.default.isExecutableFile(atPath: candidate.path), "no gramophone binary at \(candidate.path): run `swift build --build-tests`")
-        return candidate
+        return try BuiltProducts.executable("gramophone")
     }
 
     static func run(_ arguments: String...) throws -> Run {

@@ -17,9 +17,9 @@ struct KilledWriterTests {
     static let kills = 60
     static let tracks = 1024
 
-    /// The probe beside the test bundle in the build folder.
+    /// The probe the build made (see `BuiltProducts`).
     static var probe: URL {
-        Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("GramophoneWriterProbe")
+        get throws { try BuiltProducts.executable("GramophoneWriterProbe") }
     }
 
     static func temporaryFiles(in folder: URL) throws -> Set<String> {
@@ -31,8 +31,7 @@ struct KilledWriterTests {
     }
 
     @Test func aWriterKilledAtAnyMomentLeavesTheOldOrTheNewVinyl() throws {
-        let probe = Self.probe
-        try #require(FileManager.default.isExecutableFile(atPath: probe.path), "build the probe first: swift build --build-tests")
+        let probe = try Self.probe
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
 

@@ -9,14 +9,15 @@ import Testing
 /// environment variables to go on.
 @Suite("Launch environment (UI tests)")
 struct LaunchEnvironmentTests {
+    /// The probe the build made (see `BuiltProducts`).
     static var probe: URL {
-        Bundle.module.bundleURL.deletingLastPathComponent().appendingPathComponent("GramophoneLaunchProbe")
+        get throws { try BuiltProducts.executable("GramophoneLaunchProbe") }
     }
 
     /// Runs the probe with `environment`, fetching `urls`; its output lines.
     func launch(_ environment: [String: String], fetching urls: [String]) throws -> [String] {
         let process = Process()
-        process.executableURL = Self.probe
+        process.executableURL = try Self.probe
         process.arguments = urls
         // What a UI test sets, over this process's environment less anything Gramophone reads
         // (the sanitizer passes need their own variables in the child too).

@@ -14,12 +14,9 @@ struct ScanCommandTests {
         return candidates.first { FileManager.default.fileExists(atPath: $0.path) } ?? candidates[1]
     }
 
-    /// The `gramophone` executable beside the test bundle in the build products folder.
+    /// The `gramophone` executable the build made (see `BuiltProducts`).
     static func binary() throws -> URL {
-        let products = Bundle.module.bundleURL.deletingLastPathComponent()
-        let binary = products.appendingPathComponent("gramophone")
-        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no gramophone binary at \(binary.path): run `swift build` first")
-        return binary
+        try BuiltProducts.executable("gramophone")
     }
 
     static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {

@@ -211,16 +211,15 @@ struct StreamingTests {
         #expect(log.chunks == live)
         #expect(log.error == nil)
 
-        // A real URLSession answered by the Turntable: Apple's URL loading system passes each
-        // piece on; Foundation on Linux hands completion-handler and async tasks one piece.
+        // A real URLSession answered by the Turntable: the same bytes in the same order, in one
+        // piece or more. How many is the URL loading system's choice: Foundation on Linux hands
+        // completion-handler and async tasks one piece, and Apple's may join back-to-back pieces.
         let session = player.makeURLSession()
         defer { session.finishTasksAndInvalidate() }
         let (viaSession, _): (ResponseBytes, URLResponse) = try await session.bytes(for: URLRequest(url: url))
         let pieces = try await Self.collect(viaSession).map(\.data)
         #expect(pieces.reduce(Data(), +) == live.reduce(Data(), +))
-        #if !canImport(FoundationNetworking)
-        #expect(pieces == live)
-        #endif
+        #expect(pieces.count >= 1)
     }
 
     // MARK: Streams that do not end by themselves

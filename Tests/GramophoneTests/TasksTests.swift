@@ -256,6 +256,21 @@ struct TasksTests {
         #expect(seen.errorCode == URLError.cancelled.rawValue || seen.status == 200)
     }
 
+    #if !canImport(FoundationNetworking)
+    // Apple platforms only: Linux Foundation's upload task has no cancel(byProducingResumeData:).
+    @Test("An upload task's cancel(byProducingResumeData:) hands nil to its handler and cancels the upload")
+    func uploadCancelProducingResumeData() async throws {
+        guard #available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *) else { return }
+        let turntable = SessionVinyl.turntable()
+        let task = turntable.uploadTask(with: URLRequest(url: SessionVinyl.users), from: Data("body".utf8))
+        let resumeData: Data? = await withCheckedContinuation { continuation in
+            task.cancel(byProducingResumeData: { continuation.resume(returning: $0) })
+        }
+        #expect(resumeData == nil)
+        #expect(task.state == .canceling || task.state == .completed)
+    }
+    #endif
+
     @Test("cancel() completes with URLError(.cancelled), before resume and while running")
     func cancel() async throws {
         let turntable = SessionVinyl.turntable()

@@ -152,6 +152,18 @@ final class TurntableUploadTask: URLSessionUploadTask, TaskMaking, @unchecked Se
     override func cancel() { core.cancel(self) }
     /// A replayed answer has nothing to pause; the task keeps its state.
     override func suspend() {}
+
+    /// A replayed upload cannot be resumed later: the handler gets nil, as URLSession gives when
+    /// the server does not support resumable uploads, and the task is cancelled. Apple's SDK
+    /// has this method from macOS 14 / iOS 17 (the abstract class raises when it is not
+    /// overridden); Linux Foundation has none.
+    #if !canImport(FoundationNetworking)
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    override func cancel(byProducingResumeData completionHandler: @escaping @Sendable (Data?) -> Void) {
+        // Unchecked: the handler is @Sendable; TaskCore takes the download task's Linux spelling, which is not.
+        core.cancel(self, resumeDataHandler: Unchecked(completionHandler))
+    }
+    #endif
 }
 
 /// A download task answered by a Turntable: the body is written to a temporary file, which is

@@ -27,6 +27,10 @@ import FoundationNetworking
 /// While disabled, or for requests it does not claim (ignore rules, and unmatched requests in
 /// `.optIn` mode), the protocol steps aside and the request reaches the real network untouched.
 /// The stubber is global state: tests that use it must not run in parallel with each other.
+///
+/// Not on watchOS: a registered or configured `URLProtocol` does not intercept requests there,
+/// so a stubber would let every request reach the network. Use a Turntable and its stubs.
+@available(watchOS, unavailable, message: "URLProtocol does not intercept requests on watchOS: hand the code under test a Turntable (a NetworkSession) instead")
 public final class HTTPStubber: Sendable {
     /// The one stubber of the process (a `URLProtocol` class cannot carry per-instance state).
     public static let shared = HTTPStubber()

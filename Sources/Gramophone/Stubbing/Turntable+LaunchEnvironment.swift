@@ -37,6 +37,9 @@ extension Turntable {
     /// - Returns: the Turntable, or nil when `GRAMOPHONE_VINYL_PATH` is not set.
     /// - Throws: `VinylError` for a vinyl that cannot be read, `RecordingError.invalidMode`,
     ///   or `VinylError(.malformed)` naming `GRAMOPHONE_MATCHING` when it is not understood.
+    ///
+    /// Not on watchOS, where `URLProtocol` does not intercept requests (see `HTTPStubber`).
+    @available(watchOS, unavailable, message: "URLProtocol does not intercept requests on watchOS, so an app's own sessions cannot be answered from a vinyl there")
     @discardableResult
     public static func installFromLaunchEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Turntable? {
         guard let path = Environment.value(vinylPathVariable, in: environment) else { return nil }

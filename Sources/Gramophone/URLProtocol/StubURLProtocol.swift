@@ -9,6 +9,7 @@ import FoundationNetworking
 ///
 /// It claims a request only while the stubber is enabled and a stub (or opt-out mode) is to
 /// answer it; every other request goes to the next protocol, the real network.
+@available(watchOS, unavailable)  // with HTTPStubber, whose state it reads
 final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
     /// Locked: set by startLoading and read by stopLoading, which the system may call from other threads.
     let load = Locked<ProtocolLoad?>(nil)
@@ -85,6 +86,7 @@ final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
 
 /// The network, for requests the stubber claimed and then found no stub for: a session of its
 /// own without the stubber's protocol, made on first need.
+@available(watchOS, unavailable)
 enum PassThrough {
     /// Locked: made once, on first need, from any loading task.
     private static let session = Locked<URLSession?>(nil)

@@ -148,6 +148,9 @@ extension Turntable {
     /// Upload bodies (`uploadTask`, `upload(for:from:)`) do not reach a URLProtocol, so requests
     /// made that way match without their body; use the Turntable's own upload methods when
     /// the body matters.
+    ///
+    /// Not on watchOS, where a configuration's `URLProtocol` classes do not intercept requests.
+    @available(watchOS, unavailable, message: "URLProtocol does not intercept requests on watchOS: hand the code under test a Turntable (a NetworkSession) instead")
     public func makeURLSessionConfiguration(base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
         settings.withLock { settings in
             let configuration = makeURLSessionConfigurationLocked(&settings, base: base)
@@ -159,6 +162,9 @@ extension Turntable {
     /// concrete `URLSession`. Sessions from different Turntables never see each other's tracks.
     /// The session calls its `delegate` itself, as any URLSession does; hold on to the
     /// Turntable while the session is in use.
+    ///
+    /// Not on watchOS, where a configuration's `URLProtocol` classes do not intercept requests.
+    @available(watchOS, unavailable, message: "URLProtocol does not intercept requests on watchOS: hand the code under test a Turntable (a NetworkSession) instead")
     public func makeURLSession(delegate: (any URLSessionDelegate)? = nil, delegateQueue: OperationQueue? = nil) -> URLSession {
         URLSession(configuration: makeURLSessionConfiguration(), delegate: delegate, delegateQueue: delegateQueue)
     }
