@@ -1,4 +1,5 @@
 import Foundation
+import GramophoneTestSupport
 import Testing
 
 @testable import Gramophone
@@ -24,7 +25,7 @@ import Testing
     // The project's own CI clones shared/ beside the repository; a clone on its own (GitHub's
     // macOS jobs, a user's checkout) has the test resources only, and this test says it was skipped.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: shared.path), "shared/fixtures is not beside the repository"))
-    func everySharedFixtureAndTestResourceConvertsToEveryWritableFormatWithoutASignal() throws {
+    func everySharedFixtureAndTestResourceConvertsToEveryWritableFormatWithoutASignal() async throws {
         let shared = Self.shared
         let resources = Self.root.appendingPathComponent("Tests/GramophoneTests/Resources")
         let sharedFiles = Self.files(under: shared), resourceFiles = Self.files(under: resources)
@@ -36,16 +37,11 @@ import Testing
             // Redacted as by default, and with every header kept so all of it reaches the writers.
             for (format, keep) in VinylFormat.allCases.filter(\.isWritable).flatMap({ format in [(format, false), (format, true)] }) {
                 let output = folder.appendingPathComponent("\(number).\(format.description)\(keep ? ".kept" : "").\(format.fileExtension)")
-                let process = Process()
-                process.executableURL = try CLITests.binary()
-                process.arguments = ["convert", file.path, output.path, "--to", format.description] + (keep ? ["--keep-secrets"] : [])
-                process.standardOutput = FileHandle.nullDevice
-                process.standardError = FileHandle.nullDevice
-                try process.run()
-                process.waitUntilExit()
-                #expect(process.terminationReason == .exit, "\(file.path) to \(format): killed by signal \(process.terminationStatus)")
-                #expect([0, 1].contains(process.terminationStatus), "\(file.path) to \(format): exit \(process.terminationStatus)")
-                if process.terminationReason == .exit, process.terminationStatus == 0 {
+                let child = try await ChildProcess.run(
+                    try CLITests.binary(), ["convert", file.path, output.path, "--to", format.description] + (keep ? ["--keep-secrets"] : []))
+                #expect(!child.killedBySignal, "\(file.path) to \(format): killed by signal \(child.status)")
+                #expect([0, 1].contains(child.status), "\(file.path) to \(format): exit \(child.status)")
+                if !child.killedBySignal, child.status == 0 {
                     converted += 1
                     // What was written reads back as that format.
                     #expect(throws: Never.self, "\(file.path) to \(format)") { _ = try Vinyl(contentsOf: output, format: format) }

@@ -1,4 +1,5 @@
 import Foundation
+import GramophoneTestSupport
 import Testing
 
 @testable import Gramophone
@@ -30,18 +31,53 @@ struct KilledWriterTests {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
-    @Test func aWriterKilledAtAnyMomentLeavesTheOldOrTheNewVinyl() throws {
+    /// Starts the probe writing `target` and kills it: at a random moment in a write
+    /// (`randomMoment`), or as soon as a new temporary file exists beside `before`'s.
+    static func runAndKill(_ probe: URL, writing target: URL, in vinyls: URL, randomMoment: Bool, before: Set<String>) throws -> (
+        wrote: String?, bySignal: Bool, status: Int32
+    ) {
+        var generator = SystemRandomNumberGenerator()
+        let process = Process()
+        process.executableURL = probe
+        process.arguments = [target.path, String(Self.tracks)]
+        let output = Pipe()
+        process.standardOutput = output
+        let started = ContinuousClock.now
+        try process.run()
+        var wrote: String?
+        if randomMoment {
+            // A random moment in the second write (or late in the first).
+            wrote = String(decoding: output.fileHandleForReading.readData(ofLength: 6), as: UTF8.self)
+            let oneWrite = Self.seconds(ContinuousClock.now - started)
+            usleep(UInt32(Double.random(in: 0...oneWrite, using: &generator) * 1_000_000))
+        } else {
+            // As soon as a new temporary file exists: the write has begun and not yet been renamed.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try Self.temporaryFiles(in: vinyls).subtracting(before).isEmpty, ContinuousClock.now < deadline {
+                usleep(100)
+            }
+            usleep(UInt32.random(in: 0...2_000, using: &generator))
+        }
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return (wrote, process.terminationReason == .uncaughtSignal, process.terminationStatus)
+    }
+
+    @Test func aWriterKilledAtAnyMomentLeavesTheOldOrTheNewVinyl() async throws {
         let probe = try Self.probe
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
 
         // The two complete vinyls, written by the probe itself without interruption.
-        let reference = Process()
-        reference.executableURL = probe
-        reference.arguments = ["--reference", folder.path, String(Self.tracks)]
-        try reference.run()
-        reference.waitUntilExit()
-        try #require(reference.terminationStatus == 0)
+        let referenceStatus = try await offThePool { () throws -> Int32 in
+            let reference = Process()
+            reference.executableURL = probe
+            reference.arguments = ["--reference", folder.path, String(Self.tracks)]
+            try reference.run()
+            reference.waitUntilExit()
+            return reference.terminationStatus
+        }
+        try #require(referenceStatus == 0)
         let aBytes = try Data(contentsOf: folder.appendingPathComponent("a.json"))
         let bBytes = try Data(contentsOf: folder.appendingPathComponent("b.json"))
         #expect(try Vinyl(data: aBytes, name: "a").tracks.count == Self.tracks)
@@ -52,35 +88,15 @@ struct KilledWriterTests {
         try FileManager.default.createDirectory(at: vinyls, withIntermediateDirectories: true)
         try aBytes.write(to: target)
 
-        var generator = SystemRandomNumberGenerator()
         var seen = (a: 0, b: 0)
         var midWriteKills = 0
         for round in 0..<Self.kills {
             let before = try Self.temporaryFiles(in: vinyls)
-            let process = Process()
-            process.executableURL = probe
-            process.arguments = [target.path, String(Self.tracks)]
-            let output = Pipe()
-            process.standardOutput = output
-            let started = ContinuousClock.now
-            try process.run()
-            if round.isMultiple(of: 2) {
-                // A random moment in the second write (or late in the first).
-                let wrote = output.fileHandleForReading.readData(ofLength: 6)
-                #expect(String(decoding: wrote, as: UTF8.self) == "wrote\n", "round \(round): the probe did not write")
-                let oneWrite = Self.seconds(ContinuousClock.now - started)
-                usleep(UInt32(Double.random(in: 0...oneWrite, using: &generator) * 1_000_000))
-            } else {
-                // As soon as a new temporary file exists: the write has begun and not yet been renamed.
-                let deadline = ContinuousClock.now + .seconds(60)
-                while try Self.temporaryFiles(in: vinyls).subtracting(before).isEmpty, ContinuousClock.now < deadline {
-                    usleep(100)
-                }
-                usleep(UInt32.random(in: 0...2_000, using: &generator))
-            }
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-            #expect(process.terminationReason == .uncaughtSignal, "round \(round): the probe ended by itself (status \(process.terminationStatus))")
+            // Launching, timing the kill and waiting for the probe block: a thread of their own,
+            // not one of the concurrency pool's (two on a two-core machine) for 60 rounds.
+            let killed = try await offThePool { try Self.runAndKill(probe, writing: target, in: vinyls, randomMoment: round.isMultiple(of: 2), before: before) }
+            if let wrote = killed.wrote { #expect(wrote == "wrote\n", "round \(round): the probe did not write") }
+            #expect(killed.bySignal, "round \(round): the probe ended by itself (status \(killed.status))")
             if try Self.temporaryFiles(in: vinyls).count > before.count { midWriteKills += 1 }
 
             let bytes = try Data(contentsOf: target)

@@ -15,25 +15,17 @@ struct LaunchEnvironmentTests {
     }
 
     /// Runs the probe with `environment`, fetching `urls`; its output lines.
-    func launch(_ environment: [String: String], fetching urls: [String]) throws -> [String] {
-        let process = Process()
-        process.executableURL = try Self.probe
-        process.arguments = urls
+    func launch(_ environment: [String: String], fetching urls: [String]) async throws -> [String] {
         // What a UI test sets, over this process's environment less anything Gramophone reads
         // (the sanitizer passes need their own variables in the child too).
         let inherited = ProcessInfo.processInfo.environment.filter { name, _ in
             !name.hasPrefix("GRAMOPHONE_") && !name.hasPrefix("TEST_RUNNER_") && name != "CI"
         }
-        process.environment = inherited.merging(environment) { _, set in set }
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+        let child = try await ChildProcess.run(try Self.probe, urls, environment: inherited.merging(environment) { _, set in set })
+        return child.stdout.split(separator: "\n").map(String.init)
     }
 
-    @Test func theNamedVinylAnswersTheAppsSharedSession() throws {
+    @Test func theNamedVinylAnswersTheAppsSharedSession() async throws {
         let folder = try makeTemporaryFolder(prefix: "gramophone-launch")
         defer { try? FileManager.default.removeItem(at: folder) }
         let vinyl = Vinyl(
@@ -44,7 +36,7 @@ struct LaunchEnvironmentTests {
             ])
         let file = folder.appendingPathComponent("onboarding.json")
         try vinyl.write(to: file)
-        let lines = try launch(
+        let lines = try await launch(
             ["GRAMOPHONE_VINYL_PATH": file.path],
             fetching: ["https://api.example.com/welcome", "https://api.example.com/offline", "https://api.example.com/missing"])
         #expect(lines.prefix(3) == ["installed: yes", #"200 {"title":"Hello"}"#, "ERROR \(URLError.notConnectedToInternet.rawValue)"])
@@ -52,8 +44,8 @@ struct LaunchEnvironmentTests {
         #expect(lines.count == 4 && lines.last?.hasPrefix("ERROR") == true)
     }
 
-    @Test func aNormalLaunchInstallsNothing() throws {
-        #expect(try launch([:], fetching: []) == ["installed: no"])
+    @Test func aNormalLaunchInstallsNothing() async throws {
+        #expect(try await launch([:], fetching: []) == ["installed: no"])
     }
 
     @Test func aMatchingItDoesNotKnowIsRefusedWithTheVariableNamed() throws {
@@ -63,13 +55,13 @@ struct LaunchEnvironmentTests {
     }
 
     @Test(.enabled(if: HTTPBin.isAvailable, "needs the local httpbin (scripts/test starts it)"))
-    func inRecordModeTheVinylIsWrittenWhereTheTestCanReadIt() throws {
+    func inRecordModeTheVinylIsWrittenWhereTheTestCanReadIt() async throws {
         let base = try HTTPBin.baseURL()
         let folder = try makeTemporaryFolder(prefix: "gramophone-launch-record")
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("recorded.json")
         let url = base.appendingPathComponent("base64/R3JhbW9waG9uZQ==").absoluteString
-        let lines = try launch(["GRAMOPHONE_VINYL_PATH": file.path, "GRAMOPHONE_RECORD_MODE": "once"], fetching: [url])
+        let lines = try await launch(["GRAMOPHONE_VINYL_PATH": file.path, "GRAMOPHONE_RECORD_MODE": "once"], fetching: [url])
         #expect(lines == ["installed: yes", "200 Gramophone"])
         // The app process is gone; the test reads what it recorded.
         let recorded = try Vinyl(contentsOf: file)
