@@ -145,7 +145,12 @@ public final class StubRegistry: Sendable {
     ///     answers counts it and logs it (`StubHandle.requests`). Without it nothing changes.
     func resolve(_ request: Track.Request, bodyUnknown: Bool = false, answering: Bool = false) -> Resolution {
         // Copy under the lock, match outside it: custom matchers may call back into the registry.
-        let snapshot = state.withLock { $0 }
+        let snapshot = state.withLock { state in
+            var copy = state
+            // Not the logs: a copy sharing their storage would make the next answer copy them all.
+            copy.answered = [:]
+            return copy
+        }
         let parts = RequestParts(request)
         let ignored = snapshot.ignoreRules.contains { rule in
             rule.allSatisfy { matcher in
@@ -171,7 +176,7 @@ public final class StubRegistry: Sendable {
                 }
                 // The matchers ran on the snapshot; the count is taken under the lock, so two
                 // requests never get the same position nor both the last of a limit.
-                let position = answering ? take(request, for: entry.id, limit: entry.stub.limit) : snapshot.position(for: entry)
+                let position = answering ? take(request, for: entry.id, limit: entry.stub.limit) : state.withLock { $0.position(for: entry) }
                 guard let position, let response = entry.stub.response(for: request.method, at: position) else {
                     let reason: String
                     if let limit = entry.stub.limit {
