@@ -147,3 +147,89 @@ struct RecordingSecretsTests {
         #expect(try await (player.data(for: request).1 as? HTTPURLResponse)?.statusCode == 200)
     }
 }
+
+/// The refusal in one round trip: every place at once with the one line that keeps them all,
+/// and the explicit switch for a deliberate raw recording of fake credentials.
+extension RecordingSecretsTests {
+    /// httpbin's echo of a request with a bearer token and an `api_key`, recorded raw.
+    private static func recordEcho(_ recording: Recording, in folder: URL, token: String, key: String) async throws -> Turntable {
+        let base = try HTTPBin.baseURL().absoluteString
+        let turntable = try Turntable(vinylNamed: "echo", from: .folder(folder), recording: recording)
+        let request = RecordingFixtures.request("GET", try #require(URL(string: "\(base)/anything?api_key=\(key)")), headers: ["Authorization": "Bearer \(token)"])
+        _ = try await turntable.data(for: request)
+        return turntable
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func oneRefusalNamesEveryPlaceAndItsAllowingLineRecords() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (token, key) = (Self.secret(80), Self.secret(81))
+        let raw = Recording(mode: .once, redaction: .none, environment: RecordingFixtures.localEnvironment)
+
+        let refused = try await Self.recordEcho(raw, in: folder, token: token, key: key)
+        let error = try #require(throws: VinylError.self) { try refused.eject() }
+        #expect(error.kind == .containsSecrets)
+        let text = error.description
+        for place in [
+            #"tracks[0].request.headers "Authorization": a credential header"#,
+            #"tracks[0].request.url query "api_key": a secret-named query parameter"#,
+            #"tracks[0].response.body JSON "args.api_key": a secret-named JSON key"#,
+            #"tracks[0].response.body JSON "headers.Authorization": a secret-named JSON key"#,
+            #"tracks[0].response.body JSON "url" query "api_key""#,
+        ] {
+            #expect(text.contains(place), "the one refusal names \(place): \(text)")
+        }
+        // The line to paste, written once, covering every place above.
+        let line = #"Recording(…).allowing([.header("Authorization"), .query("api_key"), .jsonKey("args.api_key"), .jsonKey("headers.Authorization")])"#
+        #expect(text.contains(line), "\(text)")
+        #expect(!text.contains(token) && !text.contains(key), "the refusal does not repeat the values")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("echo.json").path))
+
+        // That line, pasted, records on the next run.
+        let allowed = raw.allowing([.header("Authorization"), .query("api_key"), .jsonKey("args.api_key"), .jsonKey("headers.Authorization")])
+        try await Self.recordEcho(allowed, in: folder, token: token, key: key).eject()
+        let onDisk = try String(contentsOf: folder.appendingPathComponent("echo.json"), encoding: .utf8)
+        #expect(onDisk.contains(token) && onDisk.contains(key), "kept as sent, on purpose")
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func allowingAllSecretsRecordsFakeCredentialsAsSentAndReplaysThem() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (token, key) = (Self.secret(82), Self.secret(83))
+        // Even with the default redaction: every place is allowed, so it keeps everything.
+        let recording = Recording(mode: .once, environment: RecordingFixtures.localEnvironment).allowingAllSecrets()
+        try await Self.recordEcho(recording, in: folder, token: token, key: key).eject()
+        let vinyl = try Vinyl(contentsOf: folder.appendingPathComponent("echo.json"))
+        #expect(vinyl.tracks.first?.request.headers["Authorization"] == "Bearer \(token)")
+        #expect(vinyl.tracks.first?.request.url.query == "api_key=\(key)")
+        #expect(!vinyl.likelySecrets().isEmpty, "scan still tells what such a vinyl holds")
+
+        // Filters of your own still apply.
+        let filtered = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: filtered) }
+        let trimmed = Recording(mode: .once, redaction: .default + .headers(removing: ["Authorization"]), environment: RecordingFixtures.localEnvironment).allowingAllSecrets()
+        try await Self.recordEcho(trimmed, in: filtered, token: token, key: key).eject()
+        let trimmedVinyl = try Vinyl(contentsOf: filtered.appendingPathComponent("echo.json"))
+        #expect(trimmedVinyl.tracks.first?.request.headers["Authorization"] == nil)
+        #expect(trimmedVinyl.tracks.first?.request.url.query == "api_key=\(key)")
+
+        // And it replays, offline, as recorded.
+        let player = try Turntable(vinylNamed: "echo", from: .folder(folder), recording: Recording(mode: .never, session: OfflineSession(), environment: [:]).allowingAllSecrets())
+        let base = try HTTPBin.baseURL().absoluteString
+        let request = RecordingFixtures.request("GET", try #require(URL(string: "\(base)/anything?api_key=\(key)")), headers: ["Authorization": "Bearer \(token)"])
+        #expect(try await (player.data(for: request).1 as? HTTPURLResponse)?.statusCode == 200)
+    }
+
+    @Test func theAllowingLineHoldsEachPlaceOnceAndKeepsSidesOnlyWhereTheyMatter() {
+        let found: [SecretPlace] = [
+            .header("Authorization", in: .request), .query("api_key", in: .request), .query("API_KEY", in: .response),
+            .jsonKey("args.api_key", in: .response), .url(in: .request), .body(in: .response), .body(in: .response),
+        ]
+        #expect(
+            SecretPlace.covering(found).map(\.code) == [
+                #".header("Authorization")"#, #".query("api_key")"#, #".jsonKey("args.api_key")"#, ".url(in: .request)", ".body(in: .response)",
+            ])
+    }
+}

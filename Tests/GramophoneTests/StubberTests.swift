@@ -109,6 +109,43 @@ struct StubberTests {
         }
     }
 
+    @Test func handlesTellWhatTheSharedSessionSentAndSequencesAnswerInOrder() async throws {
+        defer { cleanUp() }
+        try #require(stubber.interceptsSharedSession)
+        let login = stubber.stubs.add(
+            Stub("login").matching(.host("api.stubbed.test")).matching(.method("POST"))
+                .responding(with: [.status(500), .json(#"{"token":"t"}"#)]))
+        var request = URLRequest(url: try url("https://api.stubbed.test/login"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(#"{"user":"mark"}"#.utf8)
+        let (_, first) = try await URLSession.shared.data(for: request)
+        let (data, second) = try await URLSession.shared.data(for: request)
+        #expect((first as? HTTPURLResponse)?.statusCode == 500)
+        #expect((second as? HTTPURLResponse)?.statusCode == 200 && String(decoding: data, as: UTF8.self) == #"{"token":"t"}"#)
+        // Counted once per answer, not each time the URL loading system asked whether to claim it.
+        #expect(login.requestCount == 2)
+        #expect(login.requests.map { String(decoding: $0.body, as: UTF8.self) } == [#"{"user":"mark"}"#, #"{"user":"mark"}"#])
+        stubber.reset()
+        #expect(login.requests.isEmpty, "reset forgets what the stubs answered")
+    }
+
+    @Test func anExhaustedStubIsPassedOverAndOptOutSaysWhy() async throws {
+        defer { cleanUp() }
+        stubber.unhandledMode = .optOut
+        let once = stubber.stubs.add(Stub("once").matching(.host("api.stubbed.test")).responding(with: .text("only once")).times(1))
+        let session = stubber.session()
+        defer { session.finishTasksAndInvalidate() }
+        let (data, _) = try await session.data(from: try url("https://api.stubbed.test/a"))
+        #expect(String(decoding: data, as: UTF8.self) == "only once")
+        do {
+            _ = try await session.data(from: try url("https://api.stubbed.test/b"))
+            Issue.record("the stub answered its one request; the second must fail in opt-out mode")
+        } catch {
+            #expect(String(describing: error).contains(#""once": matches, but has answered all its 1 request (.times(1))"#))
+        }
+        #expect(once.requests.map(\.url.path) == ["/a"])
+    }
+
     @Test(.enabled(if: HTTPBin.isAvailable)) func optInSendsUnmatchedRequestsToTheNetwork() async throws {
         defer { cleanUp() }
         let base = try HTTPBin.baseURL()

@@ -66,6 +66,24 @@ public struct Recording: Sendable {
         return copy
     }
 
+    /// This recording with the secret check off: nothing is reported as a likely secret and
+    /// the default redaction leaves every value where it is, as if every place were allowed.
+    /// Filters you add yourself (`.default + .headers(removing: …)`) still apply.
+    ///
+    /// For a deliberate raw recording of **fake** credentials only — a local test server, a
+    /// fixture account — where keeping the exact request is the point:
+    ///
+    /// ```swift
+    /// Recording(mode: .once, redaction: .none).allowingAllSecrets()
+    /// ```
+    ///
+    /// - Warning: a vinyl recorded this way holds whatever was sent and received. Never use it
+    ///   against a real API with real credentials: the vinyl is committed and shared. Run
+    ///   `gramophone scan` on such vinyls to see what they hold.
+    public func allowingAllSecrets() -> Recording {
+        allowing([.everywhere])
+    }
+
     /// Whether the `CI` (or `TEST_RUNNER_CI`) variable says this is a CI run (set, and not
     /// empty, `0`, `false` or `no`).
     var isCI: Bool {

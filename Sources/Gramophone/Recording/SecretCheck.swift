@@ -28,18 +28,32 @@ extension Vinyl {
 }
 
 extension VinylError {
+    /// How many findings the message lists one a line; the `allowing` line covers them all.
+    static let listedFindingLimit = 50
+
+    /// The refusal: every finding at once, each with the filter that would take it out, and
+    /// the one `allowing` line that keeps them all, so one run tells everything to decide.
     static func containsSecrets(_ findings: [SecretFinding], first: SecretFinding, file: String?) -> VinylError {
-        var fix =
-            "Remove it with the redaction filter \(first.filter) (Recording(redaction: .default + …)), "
-            + "or, if it is not a secret, keep it with Recording(…).allowing([\(first.location.code)])"
-        // The others after the fix, one a line, so the first line reads on its own.
-        let others = findings.dropFirst()
-        for finding in others.prefix(20) {
-            fix += "\n  also tracks[\(finding.trackIndex)].\(finding.place): \(finding.reason) (\(finding.preview)); remove with \(finding.filter)"
+        let keepAll = "Recording(…).allowing([" + SecretPlace.covering(findings.map(\.location)).map(\.code).joined(separator: ", ") + "])"
+        guard findings.count > 1 else {
+            return VinylError(
+                .containsSecrets, file: file, place: "tracks[\(first.trackIndex)].\(first.place)",
+                problem: "\(first.reason) (\(first.preview)), so nothing was written",
+                fix: "Remove it with the redaction filter \(first.filter) (Recording(redaction: .default + …)), or, if it is not a secret, keep it with \(keepAll)")
         }
-        if others.count > 20 { fix += "\n  … and \(others.count - 20) more (gramophone scan lists them all)" }
+        // The decision first, so it reads on its own; then every place, one a line.
+        var fix =
+            "Remove each with the redaction filter named below (Recording(redaction: .default + …)), "
+            + "or, if none is a secret, keep them all with \(keepAll)"
+        for finding in findings.prefix(listedFindingLimit) {
+            fix += "\n  tracks[\(finding.trackIndex)].\(finding.place): \(finding.reason) (\(finding.preview)); remove with \(finding.filter)"
+        }
+        if findings.count > listedFindingLimit {
+            fix += "\n  … and \(findings.count - listedFindingLimit) more (gramophone scan lists them all; the allowing line above covers them)"
+        }
         return VinylError(
             .containsSecrets, file: file, place: "tracks[\(first.trackIndex)].\(first.place)",
-            problem: "\(first.reason) (\(first.preview)), so nothing was written", fix: fix)
+            problem: "\(first.reason) (\(first.preview)), and \(findings.count - 1) more place\(findings.count == 2 ? "" : "s") below, so nothing was written",
+            fix: fix)
     }
 }

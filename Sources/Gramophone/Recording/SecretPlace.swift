@@ -25,6 +25,8 @@ public struct SecretPlace: Sendable, Hashable {
         case url
         /// Somewhere in a body that is neither JSON nor a form.
         case body
+        /// Every place: `Recording.allowingAllSecrets()`.
+        case everywhere
     }
 
     let part: Part
@@ -49,6 +51,22 @@ public struct SecretPlace: Sendable, Hashable {
     /// A body that is neither JSON nor a form, anywhere in it.
     public static func body(in side: Side? = nil) -> SecretPlace { SecretPlace(.body, side) }
 
+    /// Every place of both sides (`Recording.allowingAllSecrets()`).
+    static let everywhere = SecretPlace(.everywhere, nil)
+
+    /// The fewest places, as the `allowing` line of an error writes them, that cover every one
+    /// of `found`: names on either side (an echo repeats the request's), in order of finding.
+    static func covering(_ found: [SecretPlace]) -> [SecretPlace] {
+        var places: [SecretPlace] = []
+        for location in found where !places.contains(where: { $0.covers(location) }) {
+            switch location.part {
+            case .url, .body, .everywhere: places.append(location)
+            case .header, .query, .jsonKey, .formField: places.append(SecretPlace(location.part, nil))
+            }
+        }
+        return places
+    }
+
     /// `request.url query "auth"`, `response.headers "Set-Cookie"`, `request.body JSON "user.password"`.
     var description: String {
         let prefix = side.map { $0 == .request ? "request" : "response" } ?? "request or response"
@@ -59,6 +77,7 @@ public struct SecretPlace: Sendable, Hashable {
         case .formField(let name): return "\(prefix).body form field \"\(name)\""
         case .url: return "\(prefix).url"
         case .body: return "\(prefix).body"
+        case .everywhere: return "anywhere"
         }
     }
 
@@ -71,11 +90,13 @@ public struct SecretPlace: Sendable, Hashable {
         case .formField(let name): return ".formField(\"\(name)\")"
         case .url: return ".url(in: .\(side ?? .request))"
         case .body: return ".body(in: .\(side ?? .request))"
+        case .everywhere: return "every place (allowingAllSecrets())"
         }
     }
 
     /// Whether this (allowed) place covers `found`, a place where something was found.
     func covers(_ found: SecretPlace) -> Bool {
+        if part == .everywhere { return true }
         if let side, side != found.side { return false }
         switch (part, found.part) {
         case (.header(let allowed), .header(let name)), (.query(let allowed), .query(let name)), (.formField(let allowed), .formField(let name)):
@@ -105,6 +126,7 @@ public struct SecretPlace: Sendable, Hashable {
         case .formField(let name): return ".formFields(replacing: [\"\(name)\": \"REDACTED\"])"
         case .url: return ".path { $0.replacingOccurrences(of: secret, with: \"REDACTED\") }, or .beforeRecordRequest { … } for a password in the URL"
         case .body: return side == .request ? ".beforeRecordRequest { request in … }" : ".beforeRecordResponse { response, request in … }"
+        case .everywhere: return ".beforeRecordRequest { … } + .beforeRecordResponse { … }"
         }
     }
 

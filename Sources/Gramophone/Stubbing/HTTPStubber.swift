@@ -96,11 +96,12 @@ public final class HTTPStubber: Sendable {
         set { stubs.state.withLock { $0.condition = newValue } }
     }
 
-    /// Back to a clean slate: no stubs, no ignore rules, no placeholders, no network
-    /// condition, `.optIn`. Whether the stubber is enabled does not change. Call it after each test.
+    /// Back to a clean slate: no stubs (their handles' `requests` become empty), no ignore
+    /// rules, no placeholders, no network condition, `.optIn`. Whether the stubber is enabled does not change. Call it after each test.
     public func reset() {
         stubs.state.withLock { state in
             state.entries.removeAll()
+            state.answered.removeAll()
             state.ignoreRules.removeAll()
             state.placeholders.removeAll()
             state.condition = nil

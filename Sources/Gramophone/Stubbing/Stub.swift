@@ -16,15 +16,27 @@ import Foundation
 ///
 /// A stub whose matchers hold but which has no response for the request's method does not
 /// answer it; the next stub is tried.
+///
+/// A stub can answer a sequence, and can be limited to a number of requests, so "the first
+/// call fails, the retry succeeds" needs no closure:
+///
+/// ```swift
+/// let flaky = turntable.stubs.add(
+///     Stub().matching(.path("/feed")).responding(with: [.status(503), .json(#"{"items":[]}"#)]))
+/// let once = turntable.stubs.add(Stub().matching(.path("/token")).responding(with: .status(201)).times(1))
+/// ```
 public struct Stub: Sendable, CustomStringConvertible {
     /// Shown in no-match errors; made from the matchers when not given.
     var name: String?
     /// All must hold for the stub to answer.
     var matchers: [StubMatcher]
-    /// Responses by upper-case HTTP method.
-    var responses: [String: StubResponse]
-    /// The response for methods without their own.
-    var defaultResponse: StubResponse?
+    /// Responses by upper-case HTTP method: the n-th request the stub answers gets the n-th,
+    /// the last repeating.
+    var responses: [String: [StubResponse]]
+    /// The responses for methods without their own, in the same way.
+    var defaultResponses: [StubResponse]
+    /// How many requests the stub answers before it stops matching; nil is no limit.
+    var limit: Int?
     /// Stubs with a higher priority are tried first; among equal priorities the most
     /// recently added is tried first.
     var priority: Int
@@ -34,6 +46,7 @@ public struct Stub: Sendable, CustomStringConvertible {
         self.name = name
         matchers = []
         responses = [:]
+        defaultResponses = []
         self.priority = priority
     }
 
@@ -41,7 +54,7 @@ public struct Stub: Sendable, CustomStringConvertible {
     init(_ name: String? = nil, priority: Int = 0, matchers: [StubMatcher], response: StubResponse) {
         self.init(name, priority: priority)
         self.matchers = matchers
-        defaultResponse = response
+        defaultResponses = [response]
     }
 
     /// The same stub with one more matcher.
@@ -53,15 +66,44 @@ public struct Stub: Sendable, CustomStringConvertible {
 
     /// The same stub answering `method` requests with `response`.
     public func responding(to method: String, with response: StubResponse) -> Stub {
-        var copy = self
-        copy.responses[method.uppercased()] = response
-        return copy
+        responding(to: method, with: [response])
     }
 
     /// The same stub answering every method that has no response of its own with `response`.
     public func responding(with response: StubResponse) -> Stub {
+        responding(with: [response])
+    }
+
+    /// The same stub answering `method` requests with a sequence, as
+    /// `responding(with: [StubResponse])` does for every method.
+    public func responding(to method: String, with responses: [StubResponse]) -> Stub {
         var copy = self
-        copy.defaultResponse = response
+        copy.responses[method.uppercased()] = responses
+        return copy
+    }
+
+    /// The same stub answering a sequence: the first request it answers gets `responses[0]`,
+    /// the second `responses[1]`, and every request after the last gets the last again. Add
+    /// `.times(responses.count)` to have it stop matching after the last instead. The position
+    /// counts every request the stub answered, whatever its method; an empty sequence answers
+    /// nothing (the next stub is tried).
+    ///
+    /// ```swift
+    /// Stub().matching(.path("/feed")).responding(with: [.error(.timedOut), .json(#"{"items":[]}"#)])
+    /// ```
+    public func responding(with responses: [StubResponse]) -> Stub {
+        var copy = self
+        copy.defaultResponses = responses
+        return copy
+    }
+
+    /// The same stub, answering at most `count` requests: after that it stops matching, and the
+    /// request goes on as if the stub were not there (to the next stub, then a Turntable's vinyl
+    /// and recorder, or the stubber's unhandled mode). Counted atomically: of many concurrent
+    /// requests, exactly `count` get this stub's answer.
+    public func times(_ count: Int) -> Stub {
+        var copy = self
+        copy.limit = max(0, count)
         return copy
     }
 
@@ -77,9 +119,16 @@ public struct Stub: Sendable, CustomStringConvertible {
         return matchers.isEmpty ? "stub matching everything" : "stub [" + matchers.map(\.description).joined(separator: ", ") + "]"
     }
 
-    /// The response for `method`.
-    func response(for method: String) -> StubResponse? {
-        responses[method] ?? defaultResponse
+    /// The responses for `method`; empty when the stub does not answer it.
+    func responses(for method: String) -> [StubResponse] {
+        responses[method] ?? defaultResponses
+    }
+
+    /// The response to the stub's answer number `position` (from 0) to a `method` request.
+    func response(for method: String, at position: Int) -> StubResponse? {
+        let sequence = responses(for: method)
+        guard let last = sequence.last else { return nil }
+        return position < sequence.count ? sequence[position] : last
     }
 
     /// Whether every matcher holds, with the variables they captured, or why not.

@@ -11,7 +11,7 @@ extension StubRegistry {
     nonisolated(nonsending) func answer(_ live: Track.Request) async -> Answer? {
         // The common case, a Turntable without stubs, costs one lock and no allocation.
         if isEmpty { return nil }
-        guard case .stubbed(let response, let request, let placeholders, let condition) = resolve(live) else { return nil }
+        guard case .stubbed(let response, let request, let placeholders, let condition) = resolve(live, answering: true) else { return nil }
         let answer = await StubAnswer.make(response, for: request, placeholders: placeholders, condition: condition)
         let byteCount = (try? answer.outcome.get().1.count) ?? 0
         return Answer(outcome: answer.outcome, source: .stub(delay: answer.condition.totalDelay(byteCount: byteCount)), stream: answer.stream)

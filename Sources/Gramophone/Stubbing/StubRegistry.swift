@@ -13,9 +13,14 @@ import Foundation
 /// Order: stubs with a higher `priority` are tried first; among equal priorities the most
 /// recently added is tried first, so a test can override a general stub set up earlier.
 /// On a Turntable, a request no stub answers goes on to the vinyl.
+///
+/// Each stub keeps the requests it answered, read through its handle:
+/// `#expect(handle.requests.count == 1)`.
 public final class StubRegistry: Sendable {
     struct Entry: Sendable {
-        var handle: StubHandle
+        /// The handle's id. Not the handle itself: a handle holds the registry, and an entry
+        /// holding one would keep the registry alive forever.
+        var id: Int
         var stub: Stub
     }
 
@@ -23,6 +28,10 @@ public final class StubRegistry: Sendable {
         /// In the order they are tried.
         var entries: [Entry] = []
         var nextID = 0
+        /// The requests each stub answered, by handle id, in the order it answered them; the
+        /// count picks a sequence's response and enforces `times`. Kept after a stub is
+        /// removed, so its handle still tells; `HTTPStubber.reset()` forgets them.
+        var answered: [Int: [Track.Request]] = [:]
         /// Requests for which all of a rule's matchers hold go to the real network (stubber only).
         var ignoreRules: [[StubMatcher]] = []
         var unhandledMode: UnhandledMode = .optIn
@@ -51,12 +60,12 @@ public final class StubRegistry: Sendable {
     @discardableResult
     public func add(_ stub: Stub) -> StubHandle {
         state.withLock { state in
-            let handle = StubHandle(id: state.nextID)
+            let id = state.nextID
             state.nextID += 1
             // Insert before every entry of the same or lower priority: newest first within a priority.
             let position = state.entries.firstIndex { $0.stub.priority <= stub.priority } ?? state.entries.endIndex
-            state.entries.insert(Entry(handle: handle, stub: stub), at: position)
-            return handle
+            state.entries.insert(Entry(id: id, stub: stub), at: position)
+            return StubHandle(id: id, registry: self)
         }
     }
 
@@ -78,17 +87,20 @@ public final class StubRegistry: Sendable {
         return add(stub)
     }
 
-    /// Removes one stub; false when it was not there.
+    /// Removes one stub; false when it was not there (or the handle is another registry's).
+    /// The handle still tells which requests the stub answered.
     @discardableResult
     public func remove(_ handle: StubHandle) -> Bool {
-        state.withLock { state in
-            guard let index = state.entries.firstIndex(where: { $0.handle == handle }) else { return false }
+        guard handle.registry === self else { return false }
+        return state.withLock { state in
+            guard let index = state.entries.firstIndex(where: { $0.id == handle.id }) else { return false }
             state.entries.remove(at: index)
             return true
         }
     }
 
-    /// Removes every stub (placeholders and, on the stubber, its rules and mode stay).
+    /// Removes every stub (placeholders and, on the stubber, its rules and mode stay). Their
+    /// handles still tell which requests they answered.
     public func removeAll() {
         state.withLock { $0.entries.removeAll() }
     }
@@ -103,11 +115,42 @@ public final class StubRegistry: Sendable {
         set { state.withLock { $0.placeholders = newValue } }
     }
 
-    /// - Parameter bodyUnknown: the body is still a stream; matchers that read it count as
-    ///   holding, so the answer is "could be stubbed".
-    func resolve(_ request: Track.Request, bodyUnknown: Bool = false) -> Resolution {
+    /// The requests the stub `id` answered, in order.
+    func requests(answeredBy id: Int) -> [Track.Request] {
+        state.withLock { $0.answered[id] ?? [] }
+    }
+
+    /// How many requests the stub `id` answered.
+    func count(answeredBy id: Int) -> Int {
+        state.withLock { $0.answered[id]?.count ?? 0 }
+    }
+
+    /// Counts `request` as answered by the stub `id`, if it is still there and under its
+    /// limit: the position of this answer (from 0), or nil. Under the lock, so concurrent
+    /// requests each get their own position and a limit is never overrun.
+    private func take(_ request: Track.Request, for id: Int, limit: Int?) -> Int? {
+        state.withLock { state in
+            guard state.entries.contains(where: { $0.id == id }) else { return nil }
+            let position = state.answered[id]?.count ?? 0
+            if let limit, position >= limit { return nil }
+            state.answered[id, default: []].append(request)
+            return position
+        }
+    }
+
+    /// - Parameters:
+    ///   - bodyUnknown: the body is still a stream; matchers that read it count as
+    ///     holding, so the answer is "could be stubbed".
+    ///   - answering: the request is being answered, not only asked about: the stub that
+    ///     answers counts it and logs it (`StubHandle.requests`). Without it nothing changes.
+    func resolve(_ request: Track.Request, bodyUnknown: Bool = false, answering: Bool = false) -> Resolution {
         // Copy under the lock, match outside it: custom matchers may call back into the registry.
-        let snapshot = state.withLock { $0 }
+        let snapshot = state.withLock { state in
+            var copy = state
+            // Not the logs: a copy sharing their storage would make the next answer copy them all.
+            copy.answered = [:]
+            return copy
+        }
         let parts = RequestParts(request)
         let ignored = snapshot.ignoreRules.contains { rule in
             rule.allSatisfy { matcher in
@@ -123,17 +166,39 @@ public final class StubRegistry: Sendable {
             case .failed(let reason):
                 attempts.append(.init(stub: entry.stub.description, priority: entry.stub.priority, reason: reason))
             case .matched(let variables):
-                guard let response = entry.stub.response(for: request.method) else {
-                    let methods = entry.stub.responses.keys.sorted().joined(separator: ", ")
+                guard !entry.stub.responses(for: request.method).isEmpty else {
+                    let methods = entry.stub.responses.filter { !$0.value.isEmpty }.keys.sorted().joined(separator: ", ")
                     attempts.append(
                         .init(
                             stub: entry.stub.description, priority: entry.stub.priority,
                             reason: "matches, but has no response for \(request.method) (only \(methods.isEmpty ? "none" : methods))"))
                     continue
                 }
+                // The matchers ran on the snapshot; the count is taken under the lock, so two
+                // requests never get the same position nor both the last of a limit.
+                let position = answering ? take(request, for: entry.id, limit: entry.stub.limit) : state.withLock { $0.position(for: entry) }
+                guard let position, let response = entry.stub.response(for: request.method, at: position) else {
+                    let reason: String
+                    if let limit = entry.stub.limit {
+                        reason = "matches, but has answered all its \(limit) request\(limit == 1 ? "" : "s") (.times(\(limit)))"
+                    } else {
+                        reason = "matches, but was removed meanwhile"
+                    }
+                    attempts.append(.init(stub: entry.stub.description, priority: entry.stub.priority, reason: reason))
+                    continue
+                }
                 return .stubbed(response, StubRequest(request: request, variables: variables), placeholders: snapshot.placeholders, condition: snapshot.condition)
             }
         }
         return .unmatched(StubMissReport(request: request, attempts: attempts), snapshot.unhandledMode)
+    }
+}
+
+extension StubRegistry.State {
+    /// The position the next answer of `entry` would have, or nil when its limit is reached.
+    func position(for entry: StubRegistry.Entry) -> Int? {
+        let position = answered[entry.id]?.count ?? 0
+        if let limit = entry.stub.limit, position >= limit { return nil }
+        return position
     }
 }

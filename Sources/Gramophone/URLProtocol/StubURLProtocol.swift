@@ -67,7 +67,7 @@ final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
 
     /// The stubber's answer to `live`: a stub's, the opt-out failure, or the network's.
     private static func answer(_ live: Track.Request) async -> StubAnswer {
-        switch HTTPStubber.shared.stubs.resolve(live) {
+        switch HTTPStubber.shared.stubs.resolve(live, answering: true) {
         case .stubbed(let response, let stubRequest, let placeholders, let condition):
             return await StubAnswer.make(response, for: stubRequest, placeholders: placeholders, condition: condition)
         case .unmatched(let report, .optOut):
