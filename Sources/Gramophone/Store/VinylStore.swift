@@ -59,6 +59,11 @@ public struct VinylStore: Sendable, CustomStringConvertible {
         .folder(VinylLocation.defaultFolder(near: sourceFile))
     }
 
+    /// Whether `GRAMOPHONE_VINYLS` places the default folder, so no source file is needed.
+    package static var defaultFolderIsOverridden: Bool {
+        Environment.value("GRAMOPHONE_VINYLS", in: ProcessInfo.processInfo.environment) != nil
+    }
+
     /// The file a recording Turntable reads and writes for `name`: in a folder, `file(for:)`;
     /// for a bundle, the source file its resource is copied from (`sourceFile` places the
     /// test target), never the built copy.
