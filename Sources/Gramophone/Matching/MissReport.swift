@@ -26,7 +26,8 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
     var stubAttempts: [StubMissReport.Attempt] = []
 
     public var description: String {
-        var lines = ["No track in vinyl \"\(vinylName)\"\(vinylPath.map { " (\($0))" } ?? "") matches \(request.method) \(request.url.absoluteString)"]
+        // The source, not a bundle's built copy: the file a person opens.
+        var lines = ["No track in vinyl \"\(vinylName)\"\((sourcePath ?? vinylPath).map { " (\($0))" } ?? "") matches \(request.method) \(request.url.absoluteString)"]
         lines.append("  matching by: \(strategy)")
         if let nearestTrackIndex, let nearestRequest {
             lines.append("  nearest track #\(nearestTrackIndex): \(nearestRequest.method) \(nearestRequest.url.absoluteString)")

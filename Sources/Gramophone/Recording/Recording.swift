@@ -100,7 +100,8 @@ public struct Recording: Sendable {
 
     /// The error for a missing vinyl that the mode in force will not record, saying why the
     /// mode is `.never` and how to record it.
-    func neverRecordsError(file: URL, isBundle: Bool) -> VinylError {
+    /// `source` is where a bundle's vinyl is recorded to (its source folder), when known.
+    func neverRecordsError(file: URL, isBundle: Bool, source: URL? = nil) -> VinylError {
         let why: String
         let fix: String
         if Environment.value(Self.modeVariable, in: environment) != nil {
@@ -112,7 +113,7 @@ public struct Recording: Sendable {
             fix = "Record it locally and commit it, or set \(Self.modeVariable)=once for this CI run to record it there"
         } else if mode == nil, isBundle {
             why = " (the default for a bundle)"
-            fix = "Record it: run once with \(Self.modeVariable)=once (it is written to the source folder the bundle copies), or pass Recording(mode: .once)"
+            fix = "Record it: run once with \(Self.modeVariable)=once (it is written to \(source?.path ?? "the source folder the bundle copies"), not into the bundle), or pass Recording(mode: .once)"
         } else {
             why = ""
             fix = "Record it: run once with \(Self.modeVariable)=once, or pass Recording() (the default mode, once, records a missing vinyl)"

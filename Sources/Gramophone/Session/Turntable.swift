@@ -120,7 +120,7 @@ public final class Turntable: NetworkSession, Sendable {
         case .once, .newEpisodes:
             vinyl = exists ? try Vinyl(contentsOf: file) : Vinyl(name: file.deletingPathExtension().lastPathComponent)
         case .never:
-            guard exists else { throw recording.neverRecordsError(file: file, isBundle: store.isBundle) }
+            guard exists else { throw recording.neverRecordsError(file: file, isBundle: store.isBundle, source: source) }
             vinyl = try Vinyl(contentsOf: file)
         }
         self.init(vinyl: vinyl, matching: matching, file: file, recorder: Recorder(recording: recording, mode: mode, file: file, isNew: !exists, loadedCount: vinyl.tracks.count))
