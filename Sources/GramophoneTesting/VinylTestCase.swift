@@ -134,8 +134,10 @@ open class VinylTestCase: XCTestCase {
         guard configuration.store == nil, !VinylStore.defaultFolderIsOverridden else { return nil }
         throw VinylError(
             .notFound, file: nil,
-            problem: "VinylTestCase cannot find the source folder of \(String(reflecting: self)) from its test bundle (\(bundle.path)), so it does not know where its Vinyls folder is",
-            fix: "Add to the class: override class var vinylDefaults: VinylConfiguration { VinylConfiguration(store: .defaultFolder()) } (it finds Tests/<Target>/Vinyls from the file it is written in), or name another store")
+            problem:
+                "VinylTestCase cannot find the source folder of \(String(reflecting: self)) from its test bundle (\(bundle.path)), so it does not know where its Vinyls folder is",
+            fix: "Add to the class: override class var vinylDefaults: VinylConfiguration { VinylConfiguration(store: .defaultFolder()) } "
+                + "(it finds Tests/<Target>/Vinyls from the file it is written in), or name another store")
     }
 
     /// Reports a vinyl that could not be opened: once, as a failure located in its file when it has one.

@@ -84,9 +84,9 @@ extension VinylTrait: TestScoping {
             if issue.isFailure { failures.withLock { $0 += 1 } }
             return issue
         }
-        try await runWithVinyl(name, configuration: configuration, sourceLocation: test.sourceLocation, failed: { failures.withLock { $0 > 0 } }) {
-            try await counter.provideScope(for: test, testCase: testCase, performing: function)
-        }
+        try await runWithVinyl(
+            name, configuration: configuration, sourceLocation: test.sourceLocation, failed: { failures.withLock { $0 > 0 } },
+            operation: { try await counter.provideScope(for: test, testCase: testCase, performing: function) })
     }
 }
 

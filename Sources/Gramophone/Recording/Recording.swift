@@ -8,7 +8,7 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let turntable = try Turntable(vinylNamed: "users", recording: Recording())
-/// // first run: requests go to the real API and are written to Vinyls/users.json on eject;
+/// // first run: requests go to the real API and are written to Tests/<Target>/Vinyls/users.json on eject;
 /// // later runs (and every CI run): answered from the file, no network.
 /// ```
 public struct Recording: Sendable {
@@ -114,9 +114,12 @@ public struct Recording: Sendable {
         } else if mode == nil, isBundle {
             why = " (the default for a bundle)"
             fix = "Record it: run once with \(Self.modeVariable)=once (it is written to \(source?.path ?? "the source folder the bundle copies"), not into the bundle), or pass Recording(mode: .once)"
+        } else if mode == .never {
+            why = " (as the code says)"
+            fix = "Record it: run once with \(Self.modeVariable)=once, or leave the mode out (the default, once, records a missing vinyl)"
         } else {
             why = ""
-            fix = "Record it: run once with \(Self.modeVariable)=once, or pass Recording() (the default mode, once, records a missing vinyl)"
+            fix = "Record it: run once with \(Self.modeVariable)=once, or pass Recording(mode: .once)"
         }
         return VinylError(.notFound, file: file.path, problem: "no such file, and the record mode is never\(why)", fix: fix)
     }

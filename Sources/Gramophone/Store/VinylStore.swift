@@ -74,9 +74,10 @@ public struct VinylStore: Sendable, CustomStringConvertible {
         let target = sourceFile.map { URL(fileURLWithPath: $0) }.flatMap(VinylLocation.targetFolder(of:))
         let folder = target?.appendingPathComponent("Vinyls", isDirectory: true)
         let shown = folder?.path ?? "Tests/<Target>/Vinyls"
+        let missing = folder == nil ? "cannot be found from the test file" : "does not exist"
         throw VinylError(
             .unwritable, file: path,
-            problem: "recording into a bundle would write a build product, which the next build replaces, and the source folder its vinyls are copied from (\(shown)) \(folder == nil ? "cannot be found from the test file" : "does not exist")",
+            problem: "recording into a bundle would write a build product, which the next build replaces, and the source folder its vinyls are copied from (\(shown)) \(missing)",
             fix: "Create \(shown) and list it in the test target's resources (resources: [.copy(\"Vinyls\")]), or record with store: .folder(URL(fileURLWithPath: \"\(shown)\"))")
     }
 
