@@ -12,7 +12,7 @@ public struct TestVinyl: Sendable {
     public let configuration: VinylConfiguration
     /// The Turntable to hand to the code under test.
     public let turntable: Turntable
-    /// The vinyl's file.
+    /// The vinyl's file: for a bundle, the source file it is copied from, not the built copy.
     public let file: URL
 
     /// Opens the vinyl `name` as `configuration` says; with no store configured, from the
@@ -30,8 +30,8 @@ public struct TestVinyl: Sendable {
         let recording = configuration.resolvedRecording
         self.name = name
         turntable = try Turntable(vinylNamed: name, from: store, matching: matching, recording: recording, sourcePath: sourcePath)
-        // The file recorded into (a bundle's source file, not its built copy), else the one read.
-        file = try turntable.playback.file ?? store.file(for: name)
+        // The file a person edits (a bundle's source file, not its built copy), where failures point.
+        file = try turntable.sourceFile ?? store.file(for: name)
         self.configuration = VinylConfiguration(
             name: name, store: store, matching: matching, record: turntable.playback.mode,
             redaction: recording.redaction, recording: recording,

@@ -163,6 +163,12 @@ public final class Turntable: NetworkSession, Sendable {
     /// The vinyl now on the Turntable.
     public var vinyl: Vinyl { deck.withLock { $0.vinyl } }
 
+    /// The vinyl's file as a person edits it: a bundle's source file rather than its built
+    /// copy, else the file played or recorded into; nil for a vinyl built in code.
+    package var sourceFile: URL? {
+        deck.withLock { $0.sourceFile } ?? recorder?.file ?? deck.withLock { $0.file }
+    }
+
     /// How tracks are chosen. Changing it re-indexes the tracks and forgets what was played.
     public var matching: MatchingStrategy {
         get { deck.withLock { $0.strategy } }
