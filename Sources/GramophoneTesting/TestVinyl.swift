@@ -12,39 +12,54 @@ public struct TestVinyl: Sendable {
     public let configuration: VinylConfiguration
     /// The Turntable to hand to the code under test.
     public let turntable: Turntable
-    /// The vinyl's file.
+    /// The vinyl's file: for a bundle, the source file it is copied from, not the built copy.
     public let file: URL
 
     /// Opens the vinyl `name` as `configuration` says; with no store configured, from the
-    /// `Vinyls` folder of the package `sourceFile` belongs to.
+    /// default folder: the `Vinyls` folder of the target `sourceFile` belongs to.
     /// - Throws: `VinylError` when the vinyl cannot be found or read, naming the file and the fix.
     public init(name: String, configuration: VinylConfiguration = VinylConfiguration(), sourceFile: StaticString = #filePath) throws {
         try self.init(name: name, configuration: configuration, sourcePath: "\(sourceFile)")
     }
 
-    /// - Parameter sourcePath: the test's source file, where the default store is looked for
-    ///   (nil: the current directory).
+    /// - Parameter sourcePath: the test's source file, which places the default store and
+    ///   the source folder of a bundle's vinyls.
     init(name: String, configuration: VinylConfiguration, sourcePath: String?) throws {
         let store = configuration.store ?? .defaultFolder(nearPath: sourcePath)
         let matching = configuration.matching ?? .default
         let recording = configuration.resolvedRecording
         self.name = name
-        file = try store.file(for: name)
-        turntable = try Turntable(vinylNamed: name, from: store, matching: matching, recording: recording)
+        turntable = try Turntable(vinylNamed: name, from: store, matching: matching, recording: recording, sourcePath: sourcePath)
+        // The file a person edits (a bundle's source file, not its built copy), where failures point.
+        file = try turntable.sourceFile ?? store.file(for: name)
         self.configuration = VinylConfiguration(
             name: name, store: store, matching: matching, record: turntable.playback.mode,
             redaction: recording.redaction, recording: recording,
-            allTracksMustPlay: configuration.allTracksMustPlay ?? false)
+            allTracksMustPlay: configuration.allTracksMustPlay ?? false, saveOnFailure: configuration.saveOnFailure ?? false)
     }
 
     /// Ends the test's use of the vinyl: saves what was recorded (`eject()`), then lists
     /// what went wrong: a failed save, every miss (also those the code under test
     /// swallowed), unplayed tracks when all must play. Calling it again saves nothing new.
     ///
-    /// - Parameter thrown: the error the test ended with; a miss it carries is left out,
-    ///   since the test framework reports that error already.
-    public func finish(thrown: (any Error)? = nil) -> [VinylProblem] {
+    /// A failed test saves nothing unless `configuration.saveOnFailure` is true: the vinyl
+    /// stays as it was, and a new one is not created. A test that threw, that the framework
+    /// marked failed (`testFailed`), or whose vinyl missed a request has failed.
+    ///
+    /// - Parameters:
+    ///   - thrown: the error the test ended with; a miss it carries is left out,
+    ///     since the test framework reports that error already.
+    ///   - testFailed: whether the test framework recorded a failure for the test.
+    public func finish(thrown: (any Error)? = nil, testFailed: Bool = false) -> [VinylProblem] {
         var problems: [VinylProblem] = []
+        let failed = testFailed || thrown != nil || !turntable.playback.missReports.isEmpty
+        if failed, configuration.saveOnFailure != true {
+            let dropped = turntable.discardRecordings()
+            if dropped > 0 {
+                FileHandle.standardError.write(
+                    Data("Gramophone: the test failed, so the \(dropped) track(s) it recorded were not written to \(file.path) (saveOnFailure: true keeps them)\n".utf8))
+            }
+        }
         do {
             try turntable.eject()
         } catch {

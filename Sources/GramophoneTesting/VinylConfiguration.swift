@@ -13,14 +13,14 @@ import Gramophone
 public struct VinylConfiguration: Sendable {
     /// The vinyl's name; nil names it after the test (`Suite/test`, or `Class/test` in XCTest).
     public var name: String?
-    /// Where the vinyl lives; nil is the `Vinyls` folder of the test's package (with XCTest, of
-    /// the current directory unless `vinylDefaults` says `.defaultFolder()`).
+    /// Where the vinyl lives; nil is the default, the `Vinyls` folder of the test's target
+    /// (`Tests/<Target>/Vinyls/`; see `VinylStore`).
     public var store: VinylStore?
     /// How requests are matched to tracks; nil is `MatchingStrategy.default`.
     public var matching: MatchingStrategy?
-    /// The record mode; nil is `recording`'s mode, else the default: `.once` (`.never` on
-    /// CI) for a folder, `.never` for a bundle (a build product is no place to record into).
-    /// `GRAMOPHONE_RECORD_MODE` overrides it.
+    /// The record mode; nil is `recording`'s mode, else the default: `.once` for a folder,
+    /// `.never` for a bundle. On CI it is `.never` whatever this says;
+    /// `GRAMOPHONE_RECORD_MODE` overrides it (see `Recording.mode`).
     public var record: RecordMode?
     /// What is taken out of recorded requests and responses; nil is `recording`'s redaction,
     /// else `Redaction.default`.
@@ -30,11 +30,15 @@ public struct VinylConfiguration: Sendable {
     /// Whether a track the test never played fails the test; nil is false. Catches code
     /// that stopped making a request the vinyl says it makes.
     public var allTracksMustPlay: Bool?
+    /// Whether what a failing test recorded is written all the same; nil is false: a failing
+    /// test leaves the vinyl as it was (a new one is not created), since what it recorded may
+    /// be the failure's half-made traffic.
+    public var saveOnFailure: Bool?
 
     /// A configuration; leave a field nil to inherit it from the suite, else the default.
     public init(
         name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, record: RecordMode? = nil,
-        redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil
+        redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil, saveOnFailure: Bool? = nil
     ) {
         self.name = name
         self.store = store
@@ -43,6 +47,7 @@ public struct VinylConfiguration: Sendable {
         self.redaction = redaction
         self.recording = recording
         self.allTracksMustPlay = allTracksMustPlay
+        self.saveOnFailure = saveOnFailure
     }
 
     /// This configuration's values where set, `base`'s elsewhere: the test's own values win
@@ -55,7 +60,7 @@ public struct VinylConfiguration: Sendable {
             record: record ?? base.record,
             redaction: redaction ?? base.redaction,
             recording: recording ?? base.recording,
-            allTracksMustPlay: allTracksMustPlay ?? base.allTracksMustPlay)
+            allTracksMustPlay: allTracksMustPlay ?? base.allTracksMustPlay, saveOnFailure: saveOnFailure ?? base.saveOnFailure)
     }
 
     /// The recording settings in force: `recording` with `record` and `redaction` applied.

@@ -5,9 +5,9 @@ import Testing
 
 /// The `.vinyl` trait: gives a test its own Turntable, reachable as `Turntable.current`.
 ///
-/// On a test, the vinyl is opened before it runs; after it, recordings are saved, then
-/// misses, unplayed tracks (when all must play) and save failures are recorded as issues at
-/// the test's source location. On a
+/// On a test, the vinyl is opened before it runs; after it, recordings are saved (unless the
+/// test failed: see `saveOnFailure`), then misses, unplayed tracks (when all must play) and
+/// save failures are recorded as issues at the test's source location. On a
 /// suite, it sets defaults for every test inside, and gives each one its own vinyl; the
 /// test's own `.vinyl(…)` values win over the suite's.
 ///
@@ -34,22 +34,24 @@ extension Trait where Self == VinylTrait {
     ///
     /// - Parameters:
     ///   - name: the vinyl's name (`/` for subfolders); nil names it after the suite and test.
-    ///   - store: where vinyls live, e.g. `.bundle(.module)`; nil is the `Vinyls` folder of the
-    ///     package the test's source file belongs to (`VinylStore.defaultFolder()`).
+    ///   - store: where vinyls live, e.g. `.bundle(.module)`; nil is the default, the `Vinyls`
+    ///     folder of the test's target (`Tests/<Target>/Vinyls/`; see `VinylStore`).
     ///   - matching: how requests find their track; nil is `.default` (method and URL).
-    ///   - record: the record mode; nil is `.once` (`.never` on CI) for a folder, `.never` for
-    ///     a bundle. `GRAMOPHONE_RECORD_MODE` overrides it.
+    ///   - record: the record mode; nil is `.once` for a folder, `.never` for a bundle; `.never`
+    ///     on CI whatever it says. `GRAMOPHONE_RECORD_MODE` overrides it.
     ///   - redaction: what is taken out of recordings; nil is `Redaction.default`.
     ///   - recording: the session, hosts and environment to record with; nil is `Recording()`.
     ///   - allTracksMustPlay: fail the test when a track was never played.
+    ///   - saveOnFailure: write what a failing test recorded all the same; nil is false (the
+    ///     vinyl stays as it was).
     public static func vinyl(
         _ name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, record: RecordMode? = nil,
-        redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil
+        redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil, saveOnFailure: Bool? = nil
     ) -> Self {
         VinylTrait(
             configuration: VinylConfiguration(
                 name: name, store: store, matching: matching, record: record,
-                redaction: redaction, recording: recording, allTracksMustPlay: allTracksMustPlay))
+                redaction: redaction, recording: recording, allTracksMustPlay: allTracksMustPlay, saveOnFailure: saveOnFailure))
     }
 
     /// A vinyl configured by a `VinylConfiguration`, e.g. one shared by several suites.
@@ -68,20 +70,31 @@ extension VinylTrait: TestScoping {
         return first?.identity == identity ? self : nil
     }
 
-    /// Runs the test case with its vinyl on `Turntable.current` (see `withVinyl`).
+    /// Runs the test case with its vinyl on `Turntable.current` (see `withVinyl`), counting the
+    /// failing issues it records, so a failed test's recording is not saved.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         // Inherited suite traits come before the test's own, so later ones win.
         let configuration = test.traits.compactMap { ($0 as? VinylTrait)?.configuration }
             .reduce(VinylConfiguration()) { merged, next in next.merged(over: merged) }
         let name = configuration.name ?? VinylNaming.name(components: test.id.nameComponents)
-        try await withVinyl(name, configuration: configuration, sourceLocation: test.sourceLocation) {
-            try await function()
+        // Swift Testing's issue handling sees every issue the test records (an #expect that did
+        // not hold, a #require that threw) and passes each on unchanged.
+        let failures = Locked(0)
+        let counter: IssueHandlingTrait = .compactMapIssues { issue in
+            if issue.isFailure { failures.withLock { $0 += 1 } }
+            return issue
         }
+        try await runWithVinyl(
+            name, configuration: configuration, sourceLocation: test.sourceLocation, failed: { failures.withLock { $0 > 0 } },
+            operation: { try await counter.provideScope(for: test, testCase: testCase, performing: function) })
     }
 }
 
-/// Runs `operation` with the vinyl `name` on `Turntable.current`, then records its misses,
-/// unplayed tracks (when all must play) and save failures as issues at `sourceLocation`.
+/// Runs `operation` with the vinyl `name` on `Turntable.current`, then saves what it recorded
+/// and records its misses, unplayed tracks (when all must play) and save failures as issues
+/// at `sourceLocation`. When `operation` throws or a request missed, nothing it recorded is
+/// saved unless `configuration.saveOnFailure` is true (the `.vinyl` trait also counts the
+/// test's failed expectations).
 ///
 /// What the `.vinyl` trait does, for a part of a test or a custom trait.
 public func withVinyl<R>(
@@ -91,6 +104,14 @@ public func withVinyl<R>(
     isolation: isolated (any Actor)? = #isolation,
     operation: () async throws -> R
 ) async throws -> R {
+    try await runWithVinyl(name, configuration: configuration, sourceLocation: sourceLocation, failed: { false }, operation: operation)
+}
+
+/// `withVinyl`, told by `failed` whether the test recorded a failure.
+private func runWithVinyl<R>(
+    _ name: String, configuration: VinylConfiguration, sourceLocation: SourceLocation, failed: () -> Bool,
+    isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
+) async throws -> R {
     let vinyl = try TestVinyl(name: name, configuration: configuration, sourcePath: sourceLocation.filePath)
     let result: Result<R, any Error>
     do {
@@ -99,7 +120,7 @@ public func withVinyl<R>(
         result = .failure(error)
     }
     let thrown: (any Error)? = if case .failure(let error) = result { error } else { nil }
-    for problem in vinyl.finish(thrown: thrown) {
+    for problem in vinyl.finish(thrown: thrown, testFailed: failed()) {
         Issue.record(Comment(rawValue: problem.message), sourceLocation: sourceLocation)
     }
     return try result.get()

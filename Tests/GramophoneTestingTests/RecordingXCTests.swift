@@ -15,8 +15,13 @@ final class RecordingXCTests: VinylTestCase {
         VinylConfiguration(store: .folder(RecordingFolder.root), record: .newEpisodes, recording: Recording(environment: [:]))
     }
 
+    /// A stale vinyl is written here, just before the vinyl is opened (before setUp).
     override func configureVinyl(_ configuration: inout VinylConfiguration) {
-        if name.contains("Rerecord") { configuration.record = .all }
+        if name.contains("Rerecord") {
+            configuration.record = .all
+            let stale = Vinyl(name: "stale", tracks: [Track("GET http://127.0.0.1:1/uuid", .text("stale"))])
+            XCTAssertNoThrow(try stale.write(to: RecordingFolder.root.appendingPathComponent("RecordingXCTests/testRerecordMarkerReplacesTheVinyl.json")))
+        }
     }
 
     private func httpbin() throws -> URL {
@@ -36,15 +41,6 @@ final class RecordingXCTests: VinylTestCase {
         let replayed = try await replay.turntable.data(from: uuidURL).0
         XCTAssertEqual(replayed, recorded)
         XCTAssertTrue(replay.finish().isEmpty)
-    }
-
-    /// Setting up a stale vinyl must happen before `setUpWithError` opens it.
-    override func setUpWithError() throws {
-        if name.contains("Rerecord") {
-            let stale = Vinyl(name: "stale", tracks: [Track("GET http://127.0.0.1:1/uuid", .text("stale"))])
-            try stale.write(to: RecordingFolder.root.appendingPathComponent("RecordingXCTests/testRerecordMarkerReplacesTheVinyl.json"))
-        }
-        try super.setUpWithError()
     }
 
     func testRerecordMarkerReplacesTheVinyl() async throws {

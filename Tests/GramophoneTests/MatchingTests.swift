@@ -185,7 +185,9 @@ import FoundationNetworking
             #expect(text.contains(folder.appendingPathComponent("users.json").path))
             #expect(text.contains("GET https://api.example.com/users?page=2"))
             #expect(text.contains("query: page=2 vs page=1"))
-            #expect(text.contains("GRAMOPHONE_RECORD_MODE"), "says how to record it")
+            // Made without recording:, so the variable would do nothing: the advice says what works.
+            #expect(text.contains("pass recording: Recording(mode: .newEpisodes) to Turntable(vinylNamed:)"), "says how to record it")
+            #expect(!text.contains("GRAMOPHONE_RECORD_MODE"))
         }
         #expect(turntable.playback.misses == 1)
     }

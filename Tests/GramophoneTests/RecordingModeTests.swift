@@ -31,8 +31,27 @@ struct RecordingModeTests {
         #expect((try? Recording(environment: ["CI": "1"]).resolvedMode()) == .never)
         #expect((try? Recording(environment: ["CI": "true"]).resolvedMode()) == .never)
         #expect((try? Recording(environment: ["CI": "false"]).resolvedMode()) == .once)
-        // Asking in code is asking explicitly, CI or not.
-        #expect((try? Recording(mode: .newEpisodes, environment: ["CI": "1"]).resolvedMode()) == .newEpisodes)
+        // A mode written in code is committed with the test: on CI it does not record either.
+        #expect((try? Recording(mode: .newEpisodes, environment: ["CI": "1"]).resolvedMode()) == .never)
+        #expect((try? Recording(mode: .all, environment: ["CI": "1"]).resolvedMode()) == .never)
+        #expect((try? Recording(mode: .newEpisodes, environment: ["CI": "0"]).resolvedMode()) == .newEpisodes)
+    }
+
+    /// Issue 31: with `Recording(mode: .once)`, `CI=1` and no vinyl, the test went to the network
+    /// and failed with a bare connection error. CI wins: the Turntable is not made, and the error
+    /// says why the mode is never and how to record on CI if that is what is wanted.
+    @Test func anExplicitModeOnCIWithAMissingVinylSaysCIWins() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let session = CountingSession()
+        let error = #expect(throws: VinylError.self) {
+            try Turntable(vinylNamed: "fresh", from: .folder(folder), recording: Recording(mode: .once, session: session, environment: ["CI": "1"]))
+        }
+        #expect(error?.kind == .notFound)
+        #expect(error?.description.contains("the CI variable is set: the mode once given in code records on your machine, not on CI") == true)
+        #expect(error?.fix.contains("GRAMOPHONE_RECORD_MODE=once for this CI run") == true)
+        #expect(session.requestCount == 0)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("fresh.json").path))
     }
 
     @Test(arguments: [

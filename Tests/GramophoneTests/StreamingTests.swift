@@ -95,7 +95,7 @@ struct StreamingTests {
     /// chunks: however it is cut, the reply reads the same.
     @Test(arguments: [StreamChunking.asRecorded, .eventPerChunk, .splitEvents])
     func theExampleVinylsStreamReadsTheSameHoweverItIsCut(_ chunking: StreamChunking) async throws {
-        let turntable = try Turntable(vinylNamed: "example")
+        let turntable = try Turntable(vinylNamed: "example", from: TestFiles.repositoryVinyls)
         turntable.chunking = chunking
         var request = URLRequest(url: URL(string: "https://api.example.com/v1/chat/completions")!)
         request.httpMethod = "POST"

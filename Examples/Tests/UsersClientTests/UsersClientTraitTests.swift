@@ -9,7 +9,7 @@ import UsersClient
 @Suite(.vinyl(store: .bundle(.module)))
 struct UsersClientTraitTests {
     func client() throws -> UsersClient {
-        UsersClient(baseURL: try ExampleAPI.baseURL(), session: try #require(Turntable.current))
+        UsersClient(baseURL: try ExampleAPI.baseURL(), session: try Turntable.requireCurrent())
     }
 
     @Test func fetchesUser() async throws {

@@ -18,9 +18,16 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
     public var differences: [String]
     /// Extra explanation, e.g. that the matching track was already played.
     var note: String?
+    /// The file to edit when `vinylPath` is a bundle's built copy: the source it is copied from.
+    var sourcePath: String?
+    /// The Turntable was made with `recording:`, so a record mode applies to it.
+    var records = false
+    /// The Turntable's stubs, each with why it passed the request over, in the order tried.
+    var stubAttempts: [StubMissReport.Attempt] = []
 
     public var description: String {
-        var lines = ["No track in vinyl \"\(vinylName)\"\(vinylPath.map { " (\($0))" } ?? "") matches \(request.method) \(request.url.absoluteString)"]
+        // The source, not a bundle's built copy: the file a person opens.
+        var lines = ["No track in vinyl \"\(vinylName)\"\((sourcePath ?? vinylPath).map { " (\($0))" } ?? "") matches \(request.method) \(request.url.absoluteString)"]
         lines.append("  matching by: \(strategy)")
         if let nearestTrackIndex, let nearestRequest {
             lines.append("  nearest track #\(nearestTrackIndex): \(nearestRequest.method) \(nearestRequest.url.absoluteString)")
@@ -29,9 +36,35 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
             lines.append("  the vinyl has no tracks")
         }
         if let note { lines.append("  " + note) }
-        let target = vinylPath ?? "the vinyl"
-        lines.append("  To fix: record it (GRAMOPHONE_RECORD_MODE=new_episodes, or Recording(mode: .newEpisodes)), add a track for it to \(target), or loosen the matching strategy.")
+        if !stubAttempts.isEmpty {
+            lines.append("  stubs tried first, in order:")
+            lines += StubMissReport.lines(for: stubAttempts).map { "    " + $0 }
+        }
+        lines.append("  To fix: " + advice)
         return lines.joined(separator: "\n")
+    }
+
+    /// What to do, for the Turntable that missed: only what works for it.
+    var advice: String {
+        var ways: [String] = []
+        if let file = sourcePath ?? vinylPath {
+            // GRAMOPHONE_RECORD_MODE does nothing for a Turntable made without recording:.
+            ways.append(
+                records
+                    ? "record it (GRAMOPHONE_RECORD_MODE=new_episodes, or Recording(mode: .newEpisodes))"
+                    : "record it (pass recording: Recording(mode: .newEpisodes) to Turntable(vinylNamed:) and run the test once)")
+            ways.append("add a track for it to \(file)")
+        } else {
+            // A vinyl built in code has no file to record into or to edit.
+            ways.append("add a track for it to the vinyl")
+        }
+        if !stubAttempts.isEmpty {
+            ways.append("fix the stub that should answer it (tried above)")
+        } else if vinylPath == nil {
+            ways.append("add a stub that matches it (turntable.stubs.add(…))")
+        }
+        ways.append("loosen the matching strategy")
+        return ways.dropLast().joined(separator: ", ") + ", or " + ways[ways.count - 1] + "."
     }
 
     /// What a miss report ranks tracks on, and what agreeing on each is worth: the strategy's

@@ -8,15 +8,16 @@ import FoundationNetworking
 ///
 /// ```swift
 /// let turntable = try Turntable(vinylNamed: "users", recording: Recording())
-/// // first run: requests go to the real API and are written to Vinyls/users.json on eject;
+/// // first run: requests go to the real API and are written to Tests/<Target>/Vinyls/users.json on eject;
 /// // later runs (and every CI run): answered from the file, no network.
 /// ```
 public struct Recording: Sendable {
     /// The environment variable that overrides the mode without a code change.
     static let modeVariable = "GRAMOPHONE_RECORD_MODE"
 
-    /// The record mode; nil is the default: `.once`, or `.never` on CI (the `CI` variable is
-    /// set) and for a vinyl in a bundle. `GRAMOPHONE_RECORD_MODE` overrides either.
+    /// The record mode; nil is the default: `.once`, or `.never` for a vinyl in a bundle. On CI
+    /// (the `CI` variable is set) the mode is `.never`, whatever this says: nothing records
+    /// there unless `GRAMOPHONE_RECORD_MODE` asks. `GRAMOPHONE_RECORD_MODE` overrides all of these.
     public var mode: RecordMode?
     /// The session that reaches the real network; nil is an ephemeral `URLSession`, made
     /// when the first request is recorded.
@@ -36,7 +37,7 @@ public struct Recording: Sendable {
     var allowedSecrets: [SecretPlace] = []
 
     /// How to record; each argument sets the property of the same name. The defaults record
-    /// once (never on CI), through an ephemeral `URLSession`, with the default redaction, every
+    /// once (never on CI, whatever the mode), through an ephemeral `URLSession`, with the default redaction, every
     /// host, and the mode overridable through the process's `GRAMOPHONE_RECORD_MODE`.
     public init(
         mode: RecordMode? = nil,
@@ -98,8 +99,10 @@ public struct Recording: Sendable {
         return hosts.contains { host == $0 || host.hasSuffix("." + $0) }
     }
 
-    /// The mode in force: `GRAMOPHONE_RECORD_MODE` if set, else `mode`, else `.never` on CI
-    /// and for a bundle, `.once` elsewhere.
+    /// The mode in force: `GRAMOPHONE_RECORD_MODE` if set; else `.never` on CI, whatever
+    /// `mode` says (a mode written in code is committed with the test and would otherwise
+    /// record on every CI run that lacks the vinyl); else `mode`; else `.never` for a bundle
+    /// and `.once` elsewhere.
     /// - Throws: `RecordingError.invalidMode` naming the variable when its value is not a mode.
     func resolvedMode(defaultForBundle isBundle: Bool = false) throws -> RecordMode {
         if let text = Environment.value(Self.modeVariable, in: environment) {
@@ -108,7 +111,34 @@ public struct Recording: Sendable {
             }
             return mode
         }
+        if isCI { return .never }
         if let mode { return mode }
-        return isCI || isBundle ? .never : .once
+        return isBundle ? .never : .once
+    }
+
+    /// The error for a missing vinyl that the mode in force will not record, saying why the
+    /// mode is `.never` and how to record it.
+    /// `source` is where a bundle's vinyl is recorded to (its source folder), when known.
+    func neverRecordsError(file: URL, isBundle: Bool, source: URL? = nil) -> VinylError {
+        let why: String
+        let fix: String
+        if Environment.value(Self.modeVariable, in: environment) != nil {
+            why = " (\(Self.modeVariable) says so)"
+            fix = "Record it with \(Self.modeVariable)=once, or unset the variable"
+        } else if isCI {
+            let ignored = mode.map { $0 == .never ? "" : ": the mode \($0) given in code records on your machine, not on CI" } ?? ""
+            why = " (the CI variable is set\(ignored))"
+            fix = "Record it locally and commit it, or set \(Self.modeVariable)=once for this CI run to record it there"
+        } else if mode == nil, isBundle {
+            why = " (the default for a bundle)"
+            fix = "Record it: run once with \(Self.modeVariable)=once (it is written to \(source?.path ?? "the source folder the bundle copies"), not into the bundle), or pass Recording(mode: .once)"
+        } else if mode == .never {
+            why = " (as the code says)"
+            fix = "Record it: run once with \(Self.modeVariable)=once, or leave the mode out (the default, once, records a missing vinyl)"
+        } else {
+            why = ""
+            fix = "Record it: run once with \(Self.modeVariable)=once, or pass Recording(mode: .once)"
+        }
+        return VinylError(.notFound, file: file.path, problem: "no such file, and the record mode is never\(why)", fix: fix)
     }
 }

@@ -61,7 +61,7 @@ extension Turntable {
         if let recorder, recorder.mayRecord {
             return streaming ? await recordStream(live, with: recorder) : await record(live, with: recorder)
         }
-        return miss(request)
+        return miss(request, live: live)
     }
 
     /// Sends `live` for real and keeps what comes back as a new track.
@@ -88,15 +88,22 @@ extension Turntable {
         return redacted == live ? nil : play(redacted)
     }
 
-    /// The miss: counted once, explained once (with why nothing was recorded), logged for the
-    /// test helpers, which report swallowed misses when the test ends.
-    func miss(_ request: Track.Request) -> Answer {
+    /// The miss: counted once, explained once (with why nothing was recorded, and the advice
+    /// that fits this Turntable), logged for the test helpers, which report swallowed misses
+    /// when the test ends. `live` is the request as the stubs saw it.
+    func miss(_ request: Track.Request, live: Track.Request) -> Answer {
+        // Why each stub passed it over: the registry's own account, asked again only on a miss.
+        var attempts: [StubMissReport.Attempt] = []
+        if !stubs.isEmpty, case .unmatched(let stubReport, _) = stubs.resolve(live) { attempts = stubReport.attempts }
         let report = deck.withLock { deck -> MissReport in
             deck.misses += 1
             var report = Self.missReport(for: request, deck: deck)
             if let note = recorder?.whyNotRecorded {
                 report.note = report.note.map { $0 + "; " + note } ?? note
             }
+            report.sourcePath = deck.sourceFile?.path
+            report.records = recorder != nil
+            report.stubAttempts = attempts
             if deck.missLog.count < Self.missLogLimit { deck.missLog.append(report) }
             return report
         }

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// ```swift
 /// let turntable = try Turntable(vinylNamed: "users")
 /// let client = UsersClient(session: turntable)
-/// let user = try await client.user(42)   // answered from Vinyls/users.json
+/// let user = try await client.user(42)   // answered from Tests/<Target>/Vinyls/users.json
 /// ```
 ///
 /// A request no track matches throws `TurntableError.noMatchingTrack`, whose description
@@ -22,6 +22,8 @@ public final class Turntable: NetworkSession, Sendable {
     struct Deck: Sendable {
         var vinyl: Vinyl
         var file: URL?
+        /// The file to edit when `file` is a bundle's built copy: its source (the advice of a miss names it).
+        var sourceFile: URL?
         var strategy: MatchingStrategy
         var index: TrackIndex
         var playCounts: [Int]
@@ -76,12 +78,13 @@ public final class Turntable: NetworkSession, Sendable {
     /// With `recording`, requests no track answers go to the real network and are recorded
     /// (see `Recording` and `RecordMode`): a missing file is fine when the mode records, and
     /// is written on `eject()` or when the Turntable is released; with `.all` an existing file
-    /// is not read, it will be replaced.
+    /// is not read, it will be replaced. A vinyl in a bundle is recorded into the source file
+    /// the bundle copies, never into the bundle (see `VinylStore.bundle(_:)`).
     ///
     /// - Parameters:
     ///   - name: the vinyl's name, without extension; `/` makes subfolders (`"UsersTests/fetchesUser"`).
-    ///   - store: where the vinyl is; nil is `VinylStore.defaultFolder()` of the calling file
-    ///     (`sourceFile`): the `Vinyls` folder of its package.
+    ///   - store: where the vinyl is; nil is `VinylStore.defaultFolder()`: the `Vinyls` folder
+    ///     of the target the calling file (`sourceFile`) belongs to, `Tests/<Target>/Vinyls/`.
     ///   - matching: how a live request finds its track; the default compares method and URL.
     ///   - recording: how to record what the vinyl lacks; nil replays only.
     ///   - sourceFile: the calling file, which places the default store; leave it to the compiler.
@@ -91,13 +94,24 @@ public final class Turntable: NetworkSession, Sendable {
         vinylNamed name: String, from store: VinylStore? = nil, matching: MatchingStrategy = .default, recording: Recording? = nil,
         sourceFile: StaticString = #filePath
     ) throws {
-        let store = store ?? .defaultFolder(near: sourceFile)
-        let file = try store.file(for: name)
+        try self.init(vinylNamed: name, from: store, matching: matching, recording: recording, sourcePath: "\(sourceFile)")
+    }
+
+    /// The initialiser above with the source file as a string (a test's source location), as
+    /// the test helpers know it.
+    package convenience init(vinylNamed name: String, from store: VinylStore?, matching: MatchingStrategy, recording: Recording?, sourcePath: String?) throws {
+        let store = store ?? .defaultFolder(nearPath: sourcePath)
+        // A bundle's vinyl is edited (and recorded) in the source folder it is copied from.
+        let source = try store.sourceFile(for: name, near: sourcePath)
         guard let recording else {
+            let file = try store.file(for: name)
             self.init(vinyl: try Self.read(file, from: store), matching: matching, file: file, recorder: nil)
+            deck.withLock { $0.sourceFile = source }
             return
         }
         let mode = try recording.resolvedMode(defaultForBundle: store.isBundle)
+        // Recording never writes into a build product: a bundle records into its source folder.
+        let file = mode == .never ? try store.file(for: name) : try store.recordingFile(for: name, sourceFile: sourcePath)
         let exists = FileManager.default.fileExists(atPath: file.path)
         let vinyl: Vinyl
         switch mode {
@@ -106,15 +120,11 @@ public final class Turntable: NetworkSession, Sendable {
         case .once, .newEpisodes:
             vinyl = exists ? try Vinyl(contentsOf: file) : Vinyl(name: file.deletingPathExtension().lastPathComponent)
         case .never:
-            guard exists else {
-                let why = recording.mode == nil ? (store.isBundle ? " (the default for a bundle)" : recording.isCI ? " (the default on CI)" : "") : ""
-                throw VinylError(
-                    .notFound, file: file.path, problem: "no such file, and the record mode is never\(why)",
-                    fix: "Record it locally first (the default mode, once, records a missing vinyl), or set \(Recording.modeVariable)=once")
-            }
+            guard exists else { throw recording.neverRecordsError(file: file, isBundle: store.isBundle, source: source) }
             vinyl = try Vinyl(contentsOf: file)
         }
         self.init(vinyl: vinyl, matching: matching, file: file, recorder: Recorder(recording: recording, mode: mode, file: file, isNew: !exists, loadedCount: vinyl.tracks.count))
+        deck.withLock { $0.sourceFile = source }
     }
 
     /// Reads the vinyl at `file`, with the store's advice when it is missing.
@@ -135,25 +145,40 @@ public final class Turntable: NetworkSession, Sendable {
         load(vinyl, file: nil)
     }
 
-    /// Puts the vinyl `name` from `store` (nil: the calling file's package's `Vinyls`) on,
-    /// forgetting what was played.
+    /// Puts the vinyl `name` from `store` (nil: the default, the `Vinyls` folder of the calling
+    /// file's target; see `VinylStore`) on, forgetting what was played.
     public func load(vinylNamed name: String, from store: VinylStore? = nil, sourceFile: StaticString = #filePath) throws {
         let store = store ?? .defaultFolder(near: sourceFile)
         let file = try store.file(for: name)
-        load(try Self.read(file, from: store), file: file)
+        load(try Self.read(file, from: store), file: file, source: try store.sourceFile(for: name, near: "\(sourceFile)"))
     }
 
-    private func load(_ vinyl: Vinyl, file: URL?) {
-        deck.withLock { deck in deck = Deck(vinyl: vinyl, file: file, strategy: deck.strategy) }
+    private func load(_ vinyl: Vinyl, file: URL?, source: URL? = nil) {
+        deck.withLock { deck in
+            deck = Deck(vinyl: vinyl, file: file, strategy: deck.strategy)
+            deck.sourceFile = source
+        }
     }
 
     /// The vinyl now on the Turntable.
     public var vinyl: Vinyl { deck.withLock { $0.vinyl } }
 
+    /// The vinyl's file as a person edits it: a bundle's source file rather than its built
+    /// copy, else the file played or recorded into; nil for a vinyl built in code.
+    package var sourceFile: URL? {
+        deck.withLock { $0.sourceFile } ?? recorder?.file ?? deck.withLock { $0.file }
+    }
+
     /// How tracks are chosen. Changing it re-indexes the tracks and forgets what was played.
     public var matching: MatchingStrategy {
         get { deck.withLock { $0.strategy } }
-        set { deck.withLock { deck in deck = Deck(vinyl: deck.vinyl, file: deck.file, strategy: newValue) } }
+        set {
+            deck.withLock { deck in
+                let source = deck.sourceFile
+                deck = Deck(vinyl: deck.vinyl, file: deck.file, strategy: newValue)
+                deck.sourceFile = source
+            }
+        }
     }
 
     // MARK: Playback state

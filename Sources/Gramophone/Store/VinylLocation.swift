@@ -7,17 +7,35 @@ import Foundation
 /// absolute, contain `..`, `.`, empty components, a backslash or NUL, or components longer
 /// than 255 bytes. The check happens before any file is touched.
 enum VinylLocation {
-    /// `$GRAMOPHONE_VINYLS` if set; else `Vinyls` at the root of the package (or Xcode
-    /// project) holding `sourceFile`, found by walking up from it; else `Vinyls` in the current
-    /// directory. Not the current directory first: under Xcode it is not the package root.
+    /// `$GRAMOPHONE_VINYLS` if set; else the `Vinyls` folder of the target `sourceFile` belongs
+    /// to (`Tests/<Target>/Vinyls`, see `targetFolder(of:)`); else, with no source tree to
+    /// find (a device, a binary run elsewhere), `Vinyls` in the current directory. Never the
+    /// current directory while the source tree is there: under Xcode it is not the package root.
     static func defaultFolder(near sourceFile: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let path = Environment.value("GRAMOPHONE_VINYLS", in: environment) {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
-        if let sourceFile, let root = projectRoot(above: URL(fileURLWithPath: sourceFile)) {
-            return root.appendingPathComponent("Vinyls", isDirectory: true)
+        if let sourceFile, let target = targetFolder(of: URL(fileURLWithPath: sourceFile)) {
+            return target.appendingPathComponent("Vinyls", isDirectory: true)
         }
         return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).appendingPathComponent("Vinyls", isDirectory: true)
+    }
+
+    /// The folder of the target `file` belongs to, where SwiftPM resolves the target's
+    /// `resources: [.copy("Vinyls")]`: below the project root (the nearest folder holding a
+    /// `Package.swift` or an `.xcodeproj`), the folder inside `Tests/` or `Sources/` that
+    /// holds the file (SwiftPM's layout: `Tests/MyAPITests`), else the top folder holding it
+    /// (an Xcode project's `MyAppTests`), or the root for a file directly in it. Nil when no
+    /// project root is above the file.
+    static func targetFolder(of file: URL) -> URL? {
+        guard let root = projectRoot(above: file) else { return nil }
+        // projectRoot walks up from the standardised folder, so the root is a prefix of it.
+        let folders = Array(file.deletingLastPathComponent().standardizedFileURL.pathComponents.dropFirst(root.pathComponents.count))
+        guard let top = folders.first else { return root }
+        if top == "Tests" || top == "Sources", folders.count >= 2 {
+            return root.appendingPathComponent(top, isDirectory: true).appendingPathComponent(folders[1], isDirectory: true)
+        }
+        return root.appendingPathComponent(top, isDirectory: true)
     }
 
     /// The nearest folder above `file` that holds a `Package.swift` or an `.xcodeproj`.

@@ -24,7 +24,7 @@ public enum StubError: Error, Sendable, CustomStringConvertible {
 /// The stubs a request was tried against and why each did not answer it.
 public struct StubMissReport: Sendable, CustomStringConvertible {
     /// One stub that was tried.
-    struct Attempt: Sendable {
+    struct Attempt: Sendable, Equatable {
         /// The stub's name.
         var stub: String
         var priority: Int
@@ -36,15 +36,18 @@ public struct StubMissReport: Sendable, CustomStringConvertible {
     /// Stubs in the order they were tried.
     var attempts: [Attempt]
 
+    /// One line per stub tried, `- name (priority n): why`; a Turntable's miss report lists them too.
+    static func lines(for attempts: [Attempt]) -> [String] {
+        attempts.map { "- \($0.stub)" + ($0.priority != 0 ? " (priority \($0.priority))" : "") + ": \($0.reason)" }
+    }
+
     public var description: String {
         var text = "No stub matches \(request.method) \(request.url.absoluteString), and unmatched requests fail (unhandled mode .optOut)."
         if attempts.isEmpty {
             text += "\nNo stubs are registered."
         } else {
             text += "\nStubs tried, in order:"
-            for attempt in attempts {
-                text += "\n  - \(attempt.stub)" + (attempt.priority != 0 ? " (priority \(attempt.priority))" : "") + ": \(attempt.reason)"
-            }
+            for line in Self.lines(for: attempts) { text += "\n  " + line }
         }
         text += "\nFix: add a stub that matches, add an ignore rule to send it to the network, or set unhandledMode = .optIn."
         return text

@@ -1,4 +1,5 @@
 import Foundation
+import Gramophone
 import GramophoneTestSupport
 import Testing
 
@@ -21,6 +22,13 @@ enum TestFiles {
         try FileManager.default.contentsOfDirectory(at: fixtures.appendingPathComponent(folder), includingPropertiesForKeys: nil)
             .filter { $0.pathExtension == "json" || $0.pathExtension == "har" }
             .sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    /// The repository's own `Vinyls` folder, which the README's first command reads
+    /// (`swift run gramophone inspect Vinyls/example.json`): a CLI path, not the default store
+    /// of these tests (that is `Tests/GramophoneTests/Vinyls`).
+    static var repositoryVinyls: VinylStore {
+        .folder(URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Vinyls"))
     }
 
     /// A fresh temporary folder, removed by the caller.
