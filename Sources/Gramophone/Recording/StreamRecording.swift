@@ -52,11 +52,10 @@ extension Turntable {
             }
             var recorded = Track.Response(recording: response, body: body, for: live.url)
             recorded.stream = TrackStream(chunks: chunks, end: end)
-            let track = recorder.recording.redaction.redact(
-                Track(request: live, outcome: .response(recorded), recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start),
-                allowing: recorder.recording.allowedSecrets)
+            let original = Track(request: live, outcome: .response(recorded), recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start)
+            let track = recorder.recording.redaction.redact(original, allowing: recorder.recording.allowedSecrets)
             self.deck.withLock { $0.appendRecorded(track) }
-            recorder.noteRecorded()
+            recorder.noteRecorded(original, as: track)
             // Only now does the caller see the last piece and the end (where the recording ends; a
             // broken stream breaks for it too), so `eject()` after reading the last chunk writes this track.
             if let lastPiece { relay.yield(lastPiece) }

@@ -46,22 +46,28 @@ extension Turntable {
     /// Answers `live`, the one way through: stubs, then the vinyl, then the recorder, then a
     /// miss, which is counted, explained and logged here and nowhere else.
     nonisolated(nonsending) func answer(_ live: Track.Request, streaming: Bool = false) async -> Answer {
-        if let stubbed = await stubs.answer(live) { return stubbed }
+        if let stubbed = await stubs.answer(live) {
+            deck.withLock { $0.log(live) }
+            return stubbed
+        }
         var request = live
         if let recorder {
             // Hosts the recording leaves alone go to the real session untouched.
             guard recorder.recording.records(live.url) else {
+                deck.withLock { $0.log(live) }
                 return streaming ? await recorder.relay(live) : await recorder.send(live).answer
             }
             // Tracks were redacted when recorded; the live request is redacted the same way to match them.
             request = recorder.recording.redaction.redact(live, allowing: recorder.recording.allowedSecrets)
         }
-        if recorder?.mode != .all, let played = play(request) { return played }
+        if recorder?.mode != .all, let played = play(request, sent: live) { return played }
         if recorder == nil, let played = playRedacted(live) { return played }
         if let recorder, recorder.mayRecord {
+            // Logged as it goes out, so concurrent recordings keep the order they were sent in.
+            deck.withLock { $0.log(live) }
             return streaming ? await recordStream(live, with: recorder) : await record(live, with: recorder)
         }
-        return miss(request)
+        return miss(request, sent: live)
     }
 
     /// Sends `live` for real and keeps what comes back as a new track.
@@ -70,13 +76,12 @@ extension Turntable {
         let (answer, duration) = await recorder.send(live)
         // A transport error is not recorded: a flaky network must not become a fixture.
         guard case .success(let (response, body)) = answer.outcome else { return answer }
-        let track = recorder.recording.redaction.redact(
-            Track(
-                request: live, response: Track.Response(recording: response, body: body, for: live.url),
-                recordedAt: recordedAt, duration: duration),
-            allowing: recorder.recording.allowedSecrets)
+        let original = Track(
+            request: live, response: Track.Response(recording: response, body: body, for: live.url),
+            recordedAt: recordedAt, duration: duration)
+        let track = recorder.recording.redaction.redact(original, allowing: recorder.recording.allowedSecrets)
         deck.withLock { $0.appendRecorded(track) }
-        recorder.noteRecorded()
+        recorder.noteRecorded(original, as: track)
         return answer
     }
 
@@ -85,13 +90,14 @@ extension Turntable {
     /// as sent is tried again redacted the same way. Hits never pay for the redaction.
     private func playRedacted(_ live: Track.Request) -> Answer? {
         let redacted = Redaction.default.redact(live)
-        return redacted == live ? nil : play(redacted)
+        return redacted == live ? nil : play(redacted, sent: live)
     }
 
     /// The miss: counted once, explained once (with why nothing was recorded), logged for the
     /// test helpers, which report swallowed misses when the test ends.
-    func miss(_ request: Track.Request) -> Answer {
+    func miss(_ request: Track.Request, sent: Track.Request) -> Answer {
         let report = deck.withLock { deck -> MissReport in
+            deck.log(sent)
             deck.misses += 1
             var report = Self.missReport(for: request, deck: deck)
             if let note = recorder?.whyNotRecorded {
@@ -105,6 +111,15 @@ extension Turntable {
 }
 
 extension Turntable.Deck {
+    /// How many requests `playback.requests` keeps: a benchmark replaying millions of times
+    /// must not grow without bound; a test asserting what was sent never gets near it.
+    static let requestLogLimit = 10_000
+
+    /// Notes a request the Turntable was sent, under the lock its answer already takes.
+    mutating func log(_ sent: Track.Request) {
+        if requests.count < Self.requestLogLimit { requests.append(sent) }
+    }
+
     /// Adds a freshly recorded track so later requests can match it. The request it answered
     /// counts as its first play (a play-once strategy moves on to the next track).
     mutating func appendRecorded(_ track: Track) {
