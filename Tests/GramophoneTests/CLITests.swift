@@ -280,7 +280,9 @@ import Testing
               {"request": {"method": "GET", "headers": []}, "response": {"status": 200, "headers": [], "content": {"text": ""}}}
             ]}}
             """#, to: "three.har", in: folder)
-        let array = try Self.write(#"[{"request": {"url": 3}}, {"request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200}}, {"request": {"url": 4}}]"#, to: "array.json", in: folder)
+        let array = try Self.write(
+            #"[{"request": {"url": 3}}, {"request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200}}, {"request": {"url": 4}}]"#,
+            to: "array.json", in: folder)
         let syntax = try Self.write("{\"tracks\": [\n  {\"request\": }\n]}", to: "syntax.json", in: folder)
         let result = try Self.run("lint", har, array, syntax)
         #expect(result.status == 1)

@@ -97,7 +97,9 @@ struct LLMStreamCorpusTests {
 
     /// In requests the name decides, as before: a `token` sent is a credential sent.
     @Test func tokenInRequestsIsStillASecretByName() {
-        let request = Track.Request(method: "POST", url: URL(string: "https://api.example.com/login")!, headers: ["Content-Type": "application/json"], body: Data(#"{"token":"abc123","user":"ada"}"#.utf8))
+        let request = Track.Request(
+            method: "POST", url: URL(string: "https://api.example.com/login")!, headers: ["Content-Type": "application/json"],
+            body: Data(#"{"token":"abc123","user":"ada"}"#.utf8))
         let redacted = Redaction.default.redact(request)
         #expect(String(decoding: redacted.body, as: UTF8.self) == #"{"token":"<redacted>","user":"ada"}"#)
     }

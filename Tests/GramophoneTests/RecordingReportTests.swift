@@ -124,9 +124,10 @@ struct RecordingReportTests {
         let (bytes, _) = try await recorder.bytes(for: URLRequest(url: url))
         for try await _ in bytes.chunks {}
         let report = try #require(try recorder.eject())
-        #expect(report.redacted == [
-            RecordingReport.Redacted(place: #"response.body JSON "access_token""#, count: 1),
-            RecordingReport.Redacted(place: #"response.body JSON "echo""#, count: 1),
-        ], "\(report)")
+        #expect(
+            report.redacted == [
+                RecordingReport.Redacted(place: #"response.body JSON "access_token""#, count: 1),
+                RecordingReport.Redacted(place: #"response.body JSON "echo""#, count: 1),
+            ], "\(report)")
     }
 }
