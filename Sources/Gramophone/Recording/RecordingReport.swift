@@ -73,7 +73,9 @@ struct RedactedPlaces: Sendable, Equatable {
 
     private static func side(_ side: String, _ before: Headers, _ after: Headers, _ beforeURL: URL?, _ afterURL: URL?) -> [String] {
         var places: [String] = []
-        for field in before.fields where after[field.name] != field.value && !places.contains("\(side).headers \"\(field.name)\"") {
+        // Content-Length follows the redacted body: not a place anything was taken from.
+        for field in before.fields
+        where after[field.name] != field.value && !field.name.caseInsensitiveEquals("Content-Length") && !places.contains("\(side).headers \"\(field.name)\"") {
             places.append("\(side).headers \"\(field.name)\"")
         }
         guard let beforeURL, beforeURL != afterURL else { return places }
