@@ -95,9 +95,9 @@ extension Turntable {
 
     /// The miss: counted once, explained once (with why nothing was recorded), logged for the
     /// test helpers, which report swallowed misses when the test ends.
-    func miss(_ request: Track.Request, sent: Track.Request) -> Answer {
+    func miss(_ request: Track.Request, sent: Track.Request? = nil) -> Answer {
         let report = deck.withLock { deck -> MissReport in
-            deck.log(sent)
+            deck.log(sent ?? request)
             deck.misses += 1
             var report = Self.missReport(for: request, deck: deck)
             if let note = recorder?.whyNotRecorded {
