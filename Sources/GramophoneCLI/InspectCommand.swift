@@ -10,7 +10,8 @@ enum InspectCommand: Command {
 
         Lists each track: method, URL, status (or error), and the response body's size and kind.
         FILE may be in any format Gramophone reads (Gramophone JSON or plist, DVR, HAR, VCR),
-        or a folder of Mocktail .tail files.
+        or a folder: a folder of Mocktail .tail files is listed as Mocktail stubs, any other
+        folder by the vinyl files in it and its subfolders (.json, .plist, .har, .yml, .yaml).
 
         OPTIONS:
           --json      Print one JSON object per file for scripts:
@@ -29,28 +30,68 @@ enum InspectCommand: Command {
         }
         var status = ExitCode.success
         for path in arguments.positional {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+                if !inspect(file: path, json: arguments.flags.contains("json")) { status = .failure }
+                continue
+            }
             do {
                 let url = URL(fileURLWithPath: path)
-                var isFolder: ObjCBool = false
-                if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                if try holdsMocktailFiles(url) {
                     let mocktail = try MocktailCollection(contentsOf: url)
                     Output.out(arguments.flags.contains("json") ? json(mocktail, folder: path) : table(mocktail, folder: path))
                     continue
                 }
-                let data = try FileInput.read(path)
-                let format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
-                let vinyl = try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path)
-                if arguments.flags.contains("json") {
-                    Output.out(json(vinyl, file: path, format: format))
-                } else {
-                    Output.out(table(vinyl, file: path, format: format))
+                let files = try vinylFiles(in: url)
+                guard !files.isEmpty else {
+                    throw VinylError(
+                        .notFound, file: path, problem: "the folder holds no vinyl files (.json, .plist, .har, .yml, .yaml) and no Mocktail .tail files",
+                        fix: "Pass a vinyl file, or the folder that holds them")
                 }
+                for file in files where !inspect(file: file, json: arguments.flags.contains("json")) { status = .failure }
             } catch {
                 Output.err("error: \(error)")
                 status = .failure
             }
         }
         return status
+    }
+
+    /// Prints one file's tracks; false when it could not be read (the error went to stderr).
+    static func inspect(file path: String, json asJSON: Bool) -> Bool {
+        do {
+            let url = URL(fileURLWithPath: path)
+            let data = try FileInput.read(path)
+            let format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
+            let vinyl = try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path)
+            Output.out(asJSON ? json(vinyl, file: path, format: format) : table(vinyl, file: path, format: format))
+            return true
+        } catch {
+            Output.err("error: \(error)")
+            return false
+        }
+    }
+
+    /// A Mocktail folder is one with `.tail` files directly in it, as Mocktail reads them.
+    static func holdsMocktailFiles(_ folder: URL) throws -> Bool {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).contains { $0.lowercased().hasSuffix(".tail") }
+    }
+
+    /// The vinyl files in `folder` and its subfolders (a `Vinyls` folder keeps a suite's vinyls
+    /// in a subfolder), by path, so the listing is the same on every run.
+    static func vinylFiles(in folder: URL) throws -> [String] {
+        let extensions: Set<String> = ["json", "plist", "har", "yml", "yaml"]
+        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else {
+            throw VinylError(.unreadable, file: folder.path, problem: "could not list the folder", fix: "Check the folder's permissions")
+        }
+        var files: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            guard extensions.contains((relative as NSString).pathExtension.lowercased()) else { continue }
+            let path = folder.appendingPathComponent(relative).path
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue { files.append(path) }
+        }
+        return files.sorted()
     }
 
     static func bodyKind(_ body: Data, headers: Headers) -> String {
@@ -64,20 +105,36 @@ enum InspectCommand: Command {
     }
 
     static func table(_ vinyl: Vinyl, file: String, format: VinylFormat) -> String {
-        var lines = ["\(file): \(format) vinyl \"\(vinyl.name)\", \(vinyl.tracks.count) track\(vinyl.tracks.count == 1 ? "" : "s")"]
-        for (index, track) in vinyl.tracks.enumerated() {
-            let result: String
+        let header = "\(file): \(format) vinyl \"\(vinyl.name)\", \(vinyl.tracks.count) track\(vinyl.tracks.count == 1 ? "" : "s")"
+        let rows = vinyl.tracks.enumerated().map { index, track -> [String] in
+            let request = ["#\(index)", track.request.method, track.request.url.absoluteString, "→"]
             switch track.outcome {
             case .response(let response):
-                result =
-                    "\(response.status)  \(response.body.count) B \(bodyKind(response.body, headers: response.headers))"
-                    + (response.streamSummary.map { ", streamed in \($0)" } ?? "")
+                return request + [
+                    "\(response.status)", "\(response.body.count) B",
+                    bodyKind(response.body, headers: response.headers) + (response.streamSummary.map { ", streamed in \($0)" } ?? ""),
+                ]
             case .failure(let failure):
-                result = "error \(failure.domain) \(failure.code)"
+                return request + ["error", "\(failure.domain) \(failure.code)", ""]
             }
-            lines.append("  #\(index)  \(track.request.method.padding(toLength: 7, withPad: " ", startingAt: 0)) \(track.request.url.absoluteString)  →  \(result)")
         }
-        return lines.joined(separator: "\n")
+        return ([header] + aligned(rows, rightAligned: [0, 5])).joined(separator: "\n")
+    }
+
+    /// Rows as columns two spaces apart, each as wide as its widest cell; counts and positions
+    /// line up on the right. Widths count characters, so `→` and non-ASCII URLs align too.
+    static func aligned(_ rows: [[String]], rightAligned: Set<Int>) -> [String] {
+        guard let columns = rows.map(\.count).max() else { return [] }
+        let widths = (0..<columns).map { column in rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0 }
+        return rows.map { row in
+            var line = "  "
+            for (column, cell) in row.enumerated() {
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                line += column == 0 ? "" : "  "
+                line += rightAligned.contains(column) ? padding + cell : (column == row.count - 1 ? cell : cell + padding)
+            }
+            return line.trimmingSuffixSpaces()
+        }
     }
 
     static func json(_ vinyl: Vinyl, file: String, format: VinylFormat) -> String {
@@ -100,12 +157,14 @@ enum InspectCommand: Command {
     }
 
     static func table(_ mocktail: MocktailCollection, folder: String) -> String {
-        var lines = ["\(folder): Mocktail folder, \(mocktail.stubs.count) stub\(mocktail.stubs.count == 1 ? "" : "s")"]
-        for (index, stub) in mocktail.stubs.enumerated() {
-            let file = stub.file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "#\(index)"
-            lines.append("  \(file)  \(stub.methodPattern) \(stub.urlPattern)  →  \(stub.status)  \(stub.body.count) B \(bodyKind(stub.body, headers: stub.headers))")
+        let header = "\(folder): Mocktail folder, \(mocktail.stubs.count) stub\(mocktail.stubs.count == 1 ? "" : "s")"
+        let rows = mocktail.stubs.enumerated().map { index, stub in
+            [
+                stub.file.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "#\(index)", stub.methodPattern, stub.urlPattern, "→",
+                "\(stub.status)", "\(stub.body.count) B", bodyKind(stub.body, headers: stub.headers),
+            ]
         }
-        return lines.joined(separator: "\n")
+        return ([header] + aligned(rows, rightAligned: [5])).joined(separator: "\n")
     }
 
     static func json(_ mocktail: MocktailCollection, folder: String) -> String {
@@ -121,5 +180,14 @@ enum InspectCommand: Command {
     private static func serialise(_ object: [String: Any]) -> String {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension String {
+    /// The string without the spaces a last, empty column leaves at its end.
+    fileprivate func trimmingSuffixSpaces() -> String {
+        var text = self
+        while text.hasSuffix(" ") { text.removeLast() }
+        return text
     }
 }

@@ -9,8 +9,9 @@ enum LintCommand: Command {
         USAGE: gramophone lint FILE... [--quiet]
 
         Reads each file in any format Gramophone reads and prints one line per problem on
-        stdout: FILE: PLACE: PROBLEM. A file that does not read is one problem (the first
-        place it fails); a file that reads is checked for:
+        stdout: FILE: PLACE: PROBLEM. A file that does not read reports every track that does
+        not (a syntax error is one problem: nothing after it can be read); a file that reads is
+        checked for:
           - tracks no request can reach (the same request as an earlier track)
           - bodies without a Content-Type
           - JSON content types whose body is not JSON
@@ -58,16 +59,23 @@ enum LintCommand: Command {
     static func check(_ path: String) -> [String] {
         let url = URL(fileURLWithPath: path)
         let format: VinylFormat
-        let vinyl: Vinyl
+        let data: Data
         do {
-            let data = try FileInput.read(path)
+            data = try FileInput.read(path)
             format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
-            vinyl = try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path)
         } catch let error as VinylError {
             return [error.description]
         } catch {
             return ["\(path): \(error)"]
         }
-        return VinylLint.problems(in: vinyl, format: format).map { "\(path): \($0.place): \($0.message)" }
+        let name = url.deletingPathExtension().lastPathComponent
+        do {
+            let vinyl = try Vinyl(data: data, name: name, format: format, file: path)
+            return VinylLint.problems(in: vinyl, format: format).map { "\(path): \($0.place): \($0.message)" }
+        } catch let error as VinylError {
+            return StructuralErrors.all(startingWith: error, in: data, name: name, format: format, file: path).map(\.description)
+        } catch {
+            return ["\(path): \(error)"]
+        }
     }
 }

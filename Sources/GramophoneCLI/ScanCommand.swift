@@ -13,7 +13,8 @@ enum ScanCommand: Command {
         secret-named query parameters, JSON keys and form fields (password, token, secret,
         api_key, access_token, …), passwords in URLs, bearer tokens, JWTs and well-known key
         formats. Redaction placeholders such as <redacted> do not count.
-        Prints one line per finding: FILE: track #N (METHOD URL): PLACE: why (masked value).
+        Prints one line per finding: FILE: track #N (METHOD URL): PLACE: why (masked value),
+        and a summary on stderr.
 
         OPTIONS:
           -h, --help  Show this help.
@@ -48,6 +49,10 @@ enum ScanCommand: Command {
                 Output.out("\(path): track #\(finding.trackIndex) (\(request.method) \(shownURL?.string ?? request.url.path)): \(finding.place): \(finding.reason) (\(finding.preview))")
                 found += 1
             }
+        }
+        let files = arguments.positional.count - unreadable
+        if found == 0 && files > 0 {
+            Output.err("\(files) file\(files == 1 ? "" : "s") scanned, no likely secrets")
         }
         if found > 0 {
             Output.err("\(found) likely secret\(found == 1 ? "" : "s") found. Redact them (see the article \"Recording and redaction\" in Gramophone's documentation) or record the vinyls again.")

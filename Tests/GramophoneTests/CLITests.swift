@@ -94,7 +94,7 @@ import Testing
         let har = try Self.run("inspect", TestFiles.fixture("har/fetchPosts.har").path)
         #expect(har.status == 0 && har.stderr.isEmpty)
         #expect(har.stdout.contains("har vinyl \"fetchPosts\", 2 tracks"))
-        #expect(har.stdout.contains("POST    https://api.example.com/posts  →  201"))
+        #expect(har.stdout.contains("POST  https://api.example.com/posts  →  201"))
         let dvr = try Self.run("inspect", TestFiles.fixture("dvr/example.json").path, FormatFiles.resource("VCR/vcrpy.json").path)
         #expect(dvr.status == 0)
         #expect(dvr.stdout.contains("dvr vinyl \"example\"") && dvr.stdout.contains("vcr vinyl \"vcrpy\", 2 tracks"))
@@ -123,6 +123,54 @@ import Testing
         // The good file in between is still listed, on stdout.
         #expect(result.stdout.contains("dvr vinyl \"example\""))
         #expect(!result.stdout.contains("broken"))
+    }
+
+    @Test func inspectOfAFolderOfVinylsListsEach() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A test target's Vinyls folder: a vinyl at the top and a suite's vinyls in a subfolder.
+        try Vinyl(name: "users", tracks: [Track("GET https://api.example.com/users/42", .json(#"{"id":42}"#))]).write(to: folder.appendingPathComponent("users.json"))
+        let suite = folder.appendingPathComponent("UsersTests")
+        try Vinyl(name: "posts", tracks: [Track("POST https://api.example.com/posts", .status(201))]).write(to: suite.appendingPathComponent("posts.json"))
+        try Data("notes".utf8).write(to: folder.appendingPathComponent("README.md"))
+        let result = try Self.run("inspect", folder.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty)
+        let headers = result.stdout.split(separator: "\n").filter { !$0.hasPrefix("  ") }
+        #expect(headers == ["\(suite.path)/posts.json: gramophone vinyl \"posts\", 1 track", "\(folder.path)/users.json: gramophone vinyl \"users\", 1 track"])
+        let json = try Self.run("inspect", "--json", folder.path)
+        #expect(json.stdout.split(separator: "\n").count == 2)
+        let empty = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let none = try Self.run("inspect", empty.path)
+        #expect(none.status == 1 && none.stderr.contains("the folder holds no vinyl files"))
+    }
+
+    @Test func inspectAlignsItsColumns() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vinyl = Vinyl(
+            name: "mixed",
+            tracks: [
+                Track("GET https://api.example.com/a", .json(#"{"id":1}"#)),
+                Track("DELETE https://api.example.com/a/very/long/path", .status(204)),
+                Track("POST https://api.example.com/b", .text(String(repeating: "x", count: 1200))),
+                Track("GET https://api.example.com/c", .error(.notConnectedToInternet)),
+            ] + (0..<8).map { Track(Track.Request(url: URL(string: "https://api.example.com/n/\($0)")!), .status(200)) })
+        let file = folder.appendingPathComponent("mixed.json")
+        try vinyl.write(to: file)
+        let result = try Self.run("inspect", file.path)
+        #expect(result.status == 0)
+        let rows = result.stdout.split(separator: "\n").dropFirst().map(String.init)
+        #expect(rows.count == 12)
+        // The URL, the arrow and the status start in the same column on every row; sizes end in one.
+        let urlColumns = Set(rows.map { $0.distance(from: $0.startIndex, to: $0.range(of: "https://")!.lowerBound) })
+        let arrowColumns = Set(rows.map { $0.distance(from: $0.startIndex, to: $0.range(of: "→")!.lowerBound) })
+        #expect(urlColumns.count == 1 && arrowColumns.count == 1, "\(rows)")
+        let sizeEnds = Set(rows.filter { $0.contains(" B ") }.map { $0.distance(from: $0.startIndex, to: $0.range(of: " B ")!.lowerBound) })
+        #expect(sizeEnds.count == 1, "\(rows)")
+        #expect(rows[0].hasPrefix("   #0  GET     https://api.example.com/a  "))
+        #expect(rows[10].hasPrefix("  #10  GET     "))
     }
 
     // MARK: convert
@@ -214,6 +262,38 @@ import Testing
         #expect(lines.contains { $0.hasPrefix("\(broken): [0].request.url: expected a string") })
         #expect(lines.count == 5, "\(lines)")
         #expect(result.stderr.contains("5 problems in 2 of 2 files"))
+    }
+
+    @Test func lintReportsEveryStructuralErrorOfAFile() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Three broken tracks among good ones: each is reported at its place in the file.
+        let har = try Self.write(
+            #"""
+            {"log": {"version": "1.2", "entries": [
+              {"request": {"method": "GET", "url": "https://api.example.com/a", "headers": []}, "response": {"status": 200, "headers": [], "content": {"text": ""}}},
+              {"request": {"method": "GET", "url": "not a url", "headers": []}, "response": {"status": 200, "headers": [], "content": {"text": ""}}},
+              {"request": {"method": "GET", "url": "https://api.example.com/c", "headers": []}, "response": {"status": "ok", "headers": [], "content": {"text": ""}}},
+              {"request": {"method": "GET", "url": "https://api.example.com/d", "headers": []}, "response": {"status": 200, "headers": [], "content": {"text": ""}}},
+              {"request": {"method": "GET", "headers": []}, "response": {"status": 200, "headers": [], "content": {"text": ""}}}
+            ]}}
+            """#, to: "three.har", in: folder)
+        let array = try Self.write(
+            #"[{"request": {"url": 3}}, {"request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200}}, {"request": {"url": 4}}]"#,
+            to: "array.json", in: folder)
+        let syntax = try Self.write("{\"tracks\": [\n  {\"request\": }\n]}", to: "syntax.json", in: folder)
+        let result = try Self.run("lint", har, array, syntax)
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("\(har): log.entries[1].request.url") }.count == 1, "\(lines)")
+        #expect(lines.filter { $0.hasPrefix("\(har): log.entries[2].response.status") }.count == 1, "\(lines)")
+        #expect(lines.filter { $0.hasPrefix("\(har): log.entries[4].request") }.count == 1, "\(lines)")
+        #expect(lines.filter { $0.hasPrefix("\(array): [0].request.url: expected a string") }.count == 1, "\(lines)")
+        #expect(lines.filter { $0.hasPrefix("\(array): [2].request.url: expected a string") }.count == 1, "\(lines)")
+        // A syntax error is one problem: nothing after it can be read.
+        #expect(lines.filter { $0.hasPrefix(syntax) }.count == 1, "\(lines)")
+        #expect(lines.count == 6, "\(lines)")
+        #expect(result.stderr.contains("6 problems in 3 of 3 files"))
     }
 
     @Test func lintOfMissingFileIsAProblem() throws {

@@ -124,12 +124,13 @@ struct DefaultRedactionTests {
     @Test func allowedPlacesAreLeftAlone() throws {
         let track = Track(
             request: Self.request("https://api.example.com/v1/items?token=public-demo&access_token=at-9f8e7d6c", headers: ["X-Api-Key": "demo-key-1234"]),
-            outcome: .json(#"{"build":{"signature":"sha-1234"},"token":"tk-0a1b2c3d"}"#))
+            outcome: .json(#"{"build":{"signature":"sha-1234"},"token":"tk-0a1b2c3d4e5f6a7b8c9d0e1f2a3b"}"#))
         let allowed: [SecretPlace] = [.query("TOKEN"), .header("x-api-key", in: .request), .jsonKey("token", in: .request)]
         let redacted = Redaction.default.redact(track, allowing: allowed)
         #expect(redacted.request.url.absoluteString == "https://api.example.com/v1/items?token=public-demo&access_token=REDACTED")
         #expect(redacted.request.headers["X-Api-Key"] == "demo-key-1234")
-        // The JSON allowance was for the request: the response's token still goes.
+        // The JSON allowance was for the request: the response's token (credential-shaped: in a
+        // response, `token` alone is a secret only then) still goes.
         #expect(String(decoding: try #require(redacted.response).body, as: UTF8.self) == #"{"build":{"signature":"sha-1234"},"token":"<redacted>"}"#)
     }
 

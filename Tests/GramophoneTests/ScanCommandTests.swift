@@ -60,6 +60,10 @@ struct ScanCommandTests {
         let result = try Self.run(["scan", Self.scanFixtures.appendingPathComponent("clean.json").path])
         #expect(result.status == 0, "\(result.out)\(result.err)")
         #expect(result.out.isEmpty)
+        // A one-line summary on stderr, as lint gives, so a clean run says it ran.
+        #expect(result.err == "1 file scanned, no likely secrets\n")
+        let two = try Self.run(["scan", Self.scanFixtures.appendingPathComponent("clean.json").path, Self.scanFixtures.appendingPathComponent("clean.json").path])
+        #expect(two.status == 0 && two.err == "2 files scanned, no likely secrets\n")
     }
 
     @Test func oneDirtyFileAmongCleanOnesFails() throws {

@@ -108,6 +108,16 @@ class Handler(BaseHTTPRequestHandler):
                     time.sleep(gap)
                 time.sleep(5)  # a recorder that waits past message_stop is caught by the test's clock
                 self.end()
+            elif url.path == "/tokens":
+                # A model streaming its tokens under the name `token`, with OpenAI-style logprobs:
+                # text, not credentials, which the default redaction must leave alone.
+                self.start()
+                for piece in ["Hel", "lo", "!"]:
+                    self.chunk("data: %s\n\n" % json.dumps({"token": piece}))
+                    time.sleep(gap)
+                self.chunk("data: %s\n\n" % json.dumps({"choices": [{"delta": {"content": "!"}, "logprobs": {"content": [{"token": "!", "logprob": -0.01, "top_logprobs": [{"token": "!", "logprob": -0.01}]}]}}]}))
+                self.chunk("data: [DONE]\n\n")
+                self.end()
             elif url.path == "/broken":
                 count = int(query.get("count", "3"))
                 self.start()

@@ -11,6 +11,9 @@ final class Recorder: Sendable {
         var recordedCount = 0
         /// Tracks were recorded since the last successful write.
         var pending = false
+        /// Tracks recorded, and the places the redaction changed in them, since the last report.
+        var unreported = 0
+        var redacted = RedactedPlaces()
     }
 
     let recording: Recording
@@ -68,34 +71,49 @@ final class Recorder: Sendable {
         return (Answer(outcome: outcome, source: .network), ProcessInfo.processInfo.systemUptime - start)
     }
 
-    /// Marks a recorded track as waiting to be written. Called after the track joined the deck,
-    /// so a write that sees the mark also sees the track.
-    func noteRecorded() {
+    /// Marks a recorded track as waiting to be written, noting what the redaction changed in it
+    /// (`original` as received, `redacted` as it will be written). Called after the track joined
+    /// the deck, so a write that sees the mark also sees the track.
+    func noteRecorded(_ original: Track, as redacted: Track) {
+        // Compared outside the lock, and only when recording: never on the replay path.
+        let places = RedactedPlaces.places(from: original, to: redacted)
         ledger.withLock { ledger in
             ledger.recordedCount += 1
             ledger.pending = true
+            ledger.unreported += 1
+            ledger.redacted.add(places)
         }
     }
 
     /// Writes `snapshot()` atomically when something was recorded since the last write, after
     /// checking the recorded tracks for what still looks like a secret (nothing is written then).
     /// On failure the tracks stay pending, so a later eject (or the release) tries again.
-    func writeIfPending(_ snapshot: () -> Vinyl) throws {
+    /// Returns what this write added (nil when there was nothing to write), printed on stderr
+    /// unless the recording is quiet.
+    func writeIfPending(_ snapshot: () -> Vinyl) throws -> RecordingReport? {
         try writeGate.withLock { _ in
             // Clear before taking the snapshot: a track recorded meanwhile marks it again.
             let pending = ledger.withLock { ledger -> Bool in
                 defer { ledger.pending = false }
                 return ledger.pending
             }
-            guard pending else { return }
+            guard pending else { return nil }
+            let vinyl = snapshot()
             do {
-                let vinyl = snapshot()
                 try vinyl.checkForSecrets(inTracks: min(loadedCount, vinyl.tracks.count)..<vinyl.tracks.count, allowing: recording.allowedSecrets, file: file.path)
                 try vinyl.write(to: file)
             } catch {
                 ledger.withLock { $0.pending = true }
                 throw error
             }
+            // What was noted up to now is in this write (a track is noted after it joined the deck).
+            let (added, redacted) = ledger.withLock { ledger in
+                defer { (ledger.unreported, ledger.redacted) = (0, RedactedPlaces()) }
+                return (ledger.unreported, ledger.redacted)
+            }
+            let report = RecordingReport(file: file, tracksAdded: added, trackCount: vinyl.tracks.count, redacted: redacted.counted)
+            if !recording.isQuiet { recording.reportOutput(report.description) }
+            return report
         }
     }
 }

@@ -32,6 +32,18 @@ public struct Recording: Sendable {
     public var environment: [String: String]
     /// When to stop recording a streamed response that is still going (`bytes(for:)`); see `StreamLimit`.
     public var streamLimit: StreamLimit
+    /// The environment variable that silences the report `eject()` prints on stderr.
+    static let quietVariable = "GRAMOPHONE_QUIET"
+    /// Whether `eject()` keeps its report (the file written, the tracks added, what was
+    /// redacted) off stderr; it still returns it. Default: false, unless `GRAMOPHONE_QUIET` is
+    /// set in `environment` (to anything but empty, `0`, `false` or `no`).
+    public var isQuiet: Bool {
+        get { quiet ?? Environment.isSet(Self.quietVariable, in: environment) }
+        set { quiet = newValue }
+    }
+    private var quiet: Bool?
+    /// Where the report goes when not quiet: stderr; tests read it here.
+    var reportOutput: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
     /// Places known to hold no secret: the default redaction leaves them alone and the check
     /// before writing does not report them. Empty by default; set it with `allowing(_:)`.
     var allowedSecrets: [SecretPlace] = []

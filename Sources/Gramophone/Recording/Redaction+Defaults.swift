@@ -120,8 +120,8 @@ extension Redaction {
                 members.map { member in
                     let memberPath = path.isEmpty ? member.key : path + "." + member.key
                     switch member.value {
-                    case .string(let text) where SensitiveNames.isSecretKey(member.key) && !SensitiveNames.isRedacted(text),
-                        .number(let text) where SensitiveNames.isSecretKey(member.key):
+                    case .string(let text) where SensitiveNames.isSecret(key: member.key, value: text, side: side) && !SensitiveNames.isRedacted(text),
+                        .number(let text) where SensitiveNames.isSecret(key: member.key, value: text, side: side):
                         guard !SecretPlace.any(allowed, cover: .jsonKey(memberPath), on: side) else { return member }
                         secrets.append(text)
                         changed = true

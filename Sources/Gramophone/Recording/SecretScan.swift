@@ -205,8 +205,8 @@ struct SecretScanner {
                 let memberPath = path.isEmpty ? member.key : path + "." + member.key
                 let location = SecretPlace(.jsonKey(memberPath), side)
                 switch member.value {
-                case .string(let text) where SensitiveNames.isSecretKey(member.key),
-                    .number(let text) where SensitiveNames.isSecretKey(member.key):
+                case .string(let text) where SensitiveNames.isSecret(key: member.key, value: text, side: side),
+                    .number(let text) where SensitiveNames.isSecret(key: member.key, value: text, side: side):
                     if !SensitiveNames.isRedacted(text) { add(index, location, location.description, "a secret-named JSON key", text) }
                 default:
                     scanJSON(member.value, path: memberPath, side: side, at: index)

@@ -50,6 +50,34 @@ enum SensitiveNames {
         return secretSuffixes.contains { compact.hasSuffix($0) }
     }
 
+    /// Whether a JSON member named `key` holding `value` on `side` is a secret. `token` alone is
+    /// also a language model's unit of text: in responses and their streamed events
+    /// (`data: {"token":"Hel"}`, OpenAI's `logprobs[].token`) it is a secret only when its value
+    /// has a credential's shape. In requests, and for every other name, the name decides.
+    static func isSecret(key: String, value: String, side: SecretPlace.Side) -> Bool {
+        guard isSecretKey(key) else { return false }
+        guard side == .response, compacted(key) == "token" else { return true }
+        return looksLikeCredential(value)
+    }
+
+    /// A credential's shape: a known token format (JWT, `sk-`, `ghp_`, `AKIA`…), a key-shaped run
+    /// (`looksLikeKey`), or an opaque run of 24 or more letters and digits (hex, base64) with no
+    /// space. Words, word pieces and numbers are none of these.
+    static func looksLikeCredential(_ value: String) -> Bool {
+        if looksLikeKey(value) || SecretPatterns.firstMatch(in: value) != nil { return true }
+        guard value.utf8.count >= 24 else { return false }
+        var letter = false, digit = false
+        for byte in value.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): letter = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = true
+            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="): break
+            default: return false
+            }
+        }
+        return letter && digit
+    }
+
     /// Whether `text` could contain a secret name: one of the stems every name in these lists
     /// contains, ignoring case and separators. A body without one needs no parsing: most
     /// bodies a recorder sees (lists, records, echoes without credentials) have none.

@@ -126,11 +126,11 @@ final class StreamTaping: Sendable {
             tape.end = end
             var recorded = Track.Response(recording: response, body: tape.body, for: request.url)
             recorded.stream = TrackStream(chunks: tape.chunks, end: end)
-            let track = recorder.recording.redaction.redact(
-                Track(request: request, outcome: .response(recorded), recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start),
-                allowing: recorder.recording.allowedSecrets)
+            let original = Track(
+                request: request, outcome: .response(recorded), recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start)
+            let track = recorder.recording.redaction.redact(original, allowing: recorder.recording.allowedSecrets)
             turntable.deck.withLock { $0.appendRecorded(track) }
-            recorder.noteRecorded()
+            recorder.noteRecorded(original, as: track)
             return true
         }
         guard ended else { return }

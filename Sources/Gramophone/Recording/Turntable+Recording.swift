@@ -10,11 +10,18 @@ extension Turntable {
     /// again does nothing unless more was recorded meanwhile. A Turntable released with
     /// unwritten tracks writes them too, but can then only report a failure on stderr.
     ///
+    /// Each write reports, once, what it added: the file, the tracks recorded, and every place
+    /// the redaction changed (`response.body JSON "token" ×3`), on stderr unless
+    /// `GRAMOPHONE_QUIET` is set (or ``Recording/isQuiet``), and as the returned value, which a
+    /// test helper may attach to the test.
+    ///
+    /// - Returns: what was written; nil when nothing was (no recording, or nothing new).
     /// - Throws: `VinylError(.unwritable)` naming the path; the previous file is unchanged
     ///   and the tracks stay pending, so a later `eject()` can try again.
-    public func eject() throws {
-        guard let recorder else { return }
-        try recorder.writeIfPending { deck.withLock { $0.vinyl } }
+    @discardableResult
+    public func eject() throws -> RecordingReport? {
+        guard let recorder else { return nil }
+        return try recorder.writeIfPending { deck.withLock { $0.vinyl } }
     }
 
     /// The eject a released Turntable performs: nowhere to throw, so failures go to stderr.

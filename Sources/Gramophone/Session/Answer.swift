@@ -46,22 +46,28 @@ extension Turntable {
     /// Answers `live`, the one way through: stubs, then the vinyl, then the recorder, then a
     /// miss, which is counted, explained and logged here and nowhere else.
     nonisolated(nonsending) func answer(_ live: Track.Request, streaming: Bool = false) async -> Answer {
-        if let stubbed = await stubs.answer(live) { return stubbed }
+        if let stubbed = await stubs.answer(live) {
+            deck.withLock { $0.log(live) }
+            return stubbed
+        }
         var request = live
         if let recorder {
             // Hosts the recording leaves alone go to the real session untouched.
             guard recorder.recording.records(live.url) else {
+                deck.withLock { $0.log(live) }
                 return streaming ? await recorder.relay(live) : await recorder.send(live).answer
             }
             // Tracks were redacted when recorded; the live request is redacted the same way to match them.
             request = recorder.recording.redaction.redact(live, allowing: recorder.recording.allowedSecrets)
         }
-        if recorder?.mode != .all, let played = play(request) { return played }
+        if recorder?.mode != .all, let played = play(request, sent: live) { return played }
         if recorder == nil, let played = playRedacted(live) { return played }
         if let recorder, recorder.mayRecord {
+            // Logged as it goes out, so concurrent recordings keep the order they were sent in.
+            deck.withLock { $0.log(live) }
             return streaming ? await recordStream(live, with: recorder) : await record(live, with: recorder)
         }
-        return miss(request, live: live)
+        return miss(request, sent: live)
     }
 
     /// Sends `live` for real and keeps what comes back as a new track.
@@ -70,13 +76,12 @@ extension Turntable {
         let (answer, duration) = await recorder.send(live)
         // A transport error is not recorded: a flaky network must not become a fixture.
         guard case .success(let (response, body)) = answer.outcome else { return answer }
-        let track = recorder.recording.redaction.redact(
-            Track(
-                request: live, response: Track.Response(recording: response, body: body, for: live.url),
-                recordedAt: recordedAt, duration: duration),
-            allowing: recorder.recording.allowedSecrets)
+        let original = Track(
+            request: live, response: Track.Response(recording: response, body: body, for: live.url),
+            recordedAt: recordedAt, duration: duration)
+        let track = recorder.recording.redaction.redact(original, allowing: recorder.recording.allowedSecrets)
         deck.withLock { $0.appendRecorded(track) }
-        recorder.noteRecorded()
+        recorder.noteRecorded(original, as: track)
         return answer
     }
 
@@ -85,17 +90,20 @@ extension Turntable {
     /// as sent is tried again redacted the same way. Hits never pay for the redaction.
     private func playRedacted(_ live: Track.Request) -> Answer? {
         let redacted = Redaction.default.redact(live)
-        return redacted == live ? nil : play(redacted)
+        return redacted == live ? nil : play(redacted, sent: live)
     }
 
     /// The miss: counted once, explained once (with why nothing was recorded, and the advice
     /// that fits this Turntable), logged for the test helpers, which report swallowed misses
-    /// when the test ends. `live` is the request as the stubs saw it.
-    func miss(_ request: Track.Request, live: Track.Request) -> Answer {
+    /// when the test ends. `sent` is the request as the code sent it and the stubs saw it
+    /// (`request` may be redacted to match recorded tracks).
+    func miss(_ request: Track.Request, sent: Track.Request? = nil) -> Answer {
+        let live = sent ?? request
         // Why each stub passed it over: the registry's own account, asked again only on a miss.
         var attempts: [StubMissReport.Attempt] = []
         if !stubs.isEmpty, case .unmatched(let stubReport, _) = stubs.resolve(live) { attempts = stubReport.attempts }
         let report = deck.withLock { deck -> MissReport in
+            deck.log(live)
             deck.misses += 1
             var report = Self.missReport(for: request, deck: deck)
             if let note = recorder?.whyNotRecorded {
@@ -112,6 +120,15 @@ extension Turntable {
 }
 
 extension Turntable.Deck {
+    /// How many requests `playback.requests` keeps: a benchmark replaying millions of times
+    /// must not grow without bound; a test asserting what was sent never gets near it.
+    static let requestLogLimit = 10_000
+
+    /// Notes a request the Turntable was sent, under the lock its answer already takes.
+    mutating func log(_ sent: Track.Request) {
+        if requests.count < Self.requestLogLimit { requests.append(sent) }
+    }
+
     /// Adds a freshly recorded track so later requests can match it. The request it answered
     /// counts as its first play (a play-once strategy moves on to the next track).
     mutating func appendRecorded(_ track: Track) {

@@ -33,6 +33,8 @@ public final class Turntable: NetworkSession, Sendable {
         /// The first misses thrown to the caller (see Turntable+Misses.swift).
         var missLog: [MissReport] = []
         var answered = 0
+        /// Every request this Turntable was sent, as sent, oldest first (the first `requestLogLimit`).
+        var requests: [Track.Request] = []
         /// `HTTPURLResponse`s are immutable and costly to build (~5 µs): one per track, made on first use.
         var responses: [HTTPURLResponse?]
 
@@ -191,18 +193,20 @@ public final class Turntable: NetworkSession, Sendable {
                 vinylName: deck.vinyl.name, file: recorder?.file ?? deck.file, mode: recorder?.mode ?? .never,
                 isNew: recorder?.isNew ?? false, isWriteProtected: !(recorder?.mayRecord ?? false),
                 playCounts: deck.playCounts, requestsAnswered: deck.answered, recordedCount: recorded,
-                misses: deck.misses, missReports: deck.missLog)
+                misses: deck.misses, missReports: deck.missLog, requests: deck.requests)
         }
     }
 
     // MARK: Answering (the one way through is in Session/Answer.swift)
 
     /// The track for `live`, marked played, or nil when none matches. Counts nothing on a
-    /// miss: a miss is counted and explained once, at the end of the way through.
-    func play(_ live: Track.Request) -> Answer? {
+    /// miss: a miss is counted and explained once, at the end of the way through. `sent` is the
+    /// request as the code under test sent it (`live` may be its redacted form), for the log.
+    func play(_ live: Track.Request, sent: Track.Request? = nil) -> Answer? {
         let liveParts = RequestParts(live)
         return deck.withLock { deck -> Answer? in
             guard let index = Self.select(live, liveParts, in: &deck) else { return nil }
+            deck.log(sent ?? live)
             deck.playCounts[index] += 1
             deck.played[index] = true
             deck.answered += 1
@@ -310,6 +314,13 @@ public struct Playback: Sendable, Equatable, CustomStringConvertible {
     /// The reports of those misses, oldest first (the first 100). A miss is thrown into the
     /// code under test, which may swallow it; test helpers read these when the test ends.
     public var missReports: [MissReport]
+    /// Every request the Turntable was sent, in the order it took them, as the code under test
+    /// sent them (before any redaction): those a stub answered, those a track answered, those
+    /// recorded or passed to the network, and those that missed. A followed redirect adds the
+    /// request to the new location. Assert what was sent with it:
+    /// `#expect(turntable.playback.requests.map(\.method) == ["POST"])`.
+    /// The first 10 000 are kept; loading another vinyl or changing `matching` starts afresh.
+    public var requests: [Track.Request]
 
     /// How many distinct tracks were played at least once.
     public var playedTrackCount: Int { playCounts.lazy.filter { $0 > 0 }.count }

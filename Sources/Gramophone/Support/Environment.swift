@@ -11,4 +11,10 @@ enum Environment {
         if let value = environment["TEST_RUNNER_" + name], !value.trimmingWhitespace().isEmpty { return value }
         return nil
     }
+
+    /// Whether a flag variable is on: set, and not `0`, `false` or `no`.
+    static func isSet(_ name: String, in environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+        guard let value = value(name, in: environment)?.trimmingWhitespace().lowercased() else { return false }
+        return !["", "0", "false", "no"].contains(value)
+    }
 }
