@@ -1,4 +1,5 @@
 import Foundation
+import GramophoneTestSupport
 import Testing
 
 @testable import Gramophone
@@ -17,26 +18,10 @@ import Testing
         return try BuiltProducts.executable("gramophone")
     }
 
-    static func run(_ arguments: String...) throws -> Run {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        // Files, not pipes: a chatty process cannot fill a pipe and hang the test.
-        let folder = try TestFiles.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let out = folder.appendingPathComponent("out"), err = folder.appendingPathComponent("err")
-        try Data().write(to: out)
-        try Data().write(to: err)
-        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try process.run()
-        process.waitUntilExit()
-        try outHandle.close()
-        try errHandle.close()
-        return Run(
-            status: process.terminationStatus,
-            stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+    /// Runs the binary with `arguments`, on a thread of its own (see `ChildProcess`).
+    static func run(_ arguments: String...) async throws -> Run {
+        let child = try await ChildProcess.run(try binary(), arguments)
+        return Run(status: child.status, stdout: child.stdout, stderr: child.stderr)
     }
 
     static func write(_ text: String, to name: String, in folder: URL) throws -> String {
@@ -47,8 +32,8 @@ import Testing
 
     // MARK: Help and usage
 
-    @Test func topLevelHelpListsCommandsAndExitCodes() throws {
-        let result = try Self.run("--help")
+    @Test func topLevelHelpListsCommandsAndExitCodes() async throws {
+        let result = try await Self.run("--help")
         #expect(result.status == 0)
         for command in ["inspect", "convert", "lint"] { #expect(result.stdout.contains("  \(command) ")) }
         #expect(result.stdout.contains("EXIT CODES: 0 success, 1 bad input or problems found, 2 bad usage"))
@@ -56,54 +41,54 @@ import Testing
     }
 
     @Test(arguments: ["inspect", "convert", "lint"])
-    func everyCommandHasHelp(_ command: String) throws {
-        let result = try Self.run(command, "--help")
+    func everyCommandHasHelp(_ command: String) async throws {
+        let result = try await Self.run(command, "--help")
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE: gramophone \(command)"))
         #expect(result.stdout.contains("EXIT CODES:"))
-        #expect(try Self.run(command, "-h").stdout == result.stdout)
+        #expect(try await Self.run(command, "-h").stdout == result.stdout)
     }
 
-    @Test func badUsageExitsWithTwo() throws {
-        let none = try Self.run()
+    @Test func badUsageExitsWithTwo() async throws {
+        let none = try await Self.run()
         #expect(none.status == 2 && none.stdout.isEmpty && none.stderr.contains("USAGE"))
-        let unknown = try Self.run("frobnicate")
+        let unknown = try await Self.run("frobnicate")
         #expect(unknown.status == 2 && unknown.stderr.contains("unknown command 'frobnicate'"))
-        let option = try Self.run("inspect", "--colour", "x.json")
+        let option = try await Self.run("inspect", "--colour", "x.json")
         #expect(option.status == 2 && option.stderr.contains("unknown option --colour"))
-        let missingValue = try Self.run("convert", "a.har", "b.json", "--to")
+        let missingValue = try await Self.run("convert", "a.har", "b.json", "--to")
         #expect(missingValue.status == 2 && missingValue.stderr.contains("--to needs a value"))
         for command in ["inspect", "lint"] {
-            let empty = try Self.run(command)
+            let empty = try await Self.run(command)
             #expect(empty.status == 2 && empty.stderr.contains("needs at least one FILE"))
         }
     }
 
-    @Test func doubleDashEndsOptions() throws {
+    @Test func doubleDashEndsOptions() async throws {
         // After `--`, a name starting with a dash is a file, not an unknown option.
-        let result = try Self.run("inspect", "--", "-not-an-option.json")
+        let result = try await Self.run("inspect", "--", "-not-an-option.json")
         #expect(result.status == 1)
         #expect(result.stderr.contains("-not-an-option.json: no such file"))
-        let inline = try Self.run("inspect", "--json=yes", "x.json")
+        let inline = try await Self.run("inspect", "--json=yes", "x.json")
         #expect(inline.status == 2 && inline.stderr.contains("--json takes no value"))
     }
 
     // MARK: inspect
 
-    @Test func inspectListsTracksOfEveryFormat() throws {
-        let har = try Self.run("inspect", TestFiles.fixture("har/fetchPosts.har").path)
+    @Test func inspectListsTracksOfEveryFormat() async throws {
+        let har = try await Self.run("inspect", TestFiles.fixture("har/fetchPosts.har").path)
         #expect(har.status == 0 && har.stderr.isEmpty)
         #expect(har.stdout.contains("har vinyl \"fetchPosts\", 2 tracks"))
         #expect(har.stdout.contains("POST  https://api.example.com/posts  →  201"))
-        let dvr = try Self.run("inspect", TestFiles.fixture("dvr/example.json").path, FormatFiles.resource("VCR/vcrpy.json").path)
+        let dvr = try await Self.run("inspect", TestFiles.fixture("dvr/example.json").path, FormatFiles.resource("VCR/vcrpy.json").path)
         #expect(dvr.status == 0)
         #expect(dvr.stdout.contains("dvr vinyl \"example\"") && dvr.stdout.contains("vcr vinyl \"vcrpy\", 2 tracks"))
-        let mocktail = try Self.run("inspect", FormatFiles.resource("Mocktail").path)
+        let mocktail = try await Self.run("inspect", FormatFiles.resource("Mocktail").path)
         #expect(mocktail.status == 0 && mocktail.stdout.contains("Mocktail folder, 5 stubs"))
     }
 
-    @Test func inspectJSONIsMachineReadable() throws {
-        let result = try Self.run("inspect", "--json", TestFiles.fixture("har/fetchUser.har").path)
+    @Test func inspectJSONIsMachineReadable() async throws {
+        let result = try await Self.run("inspect", "--json", TestFiles.fixture("har/fetchUser.har").path)
         #expect(result.status == 0)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["format"] as? String == "har")
@@ -111,12 +96,12 @@ import Testing
         #expect(tracks.first?["status"] as? Int == 200 && tracks.first?["bodyBytes"] as? Int == 52)
     }
 
-    @Test func inspectReportsMalformedAndMissingFilesOnStderr() throws {
+    @Test func inspectReportsMalformedAndMissingFilesOnStderr() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let broken = try Self.write("{\"tracks\": [\n  {\"request\": }\n]}", to: "broken.json", in: folder)
         let good = TestFiles.fixture("dvr/example.json").path
-        let result = try Self.run("inspect", broken, good, folder.appendingPathComponent("missing.json").path)
+        let result = try await Self.run("inspect", broken, good, folder.appendingPathComponent("missing.json").path)
         #expect(result.status == 1)
         #expect(result.stderr.contains("\(broken): line 2, column 15: invalid JSON"))
         #expect(result.stderr.contains("missing.json: no such file"))
@@ -125,7 +110,7 @@ import Testing
         #expect(!result.stdout.contains("broken"))
     }
 
-    @Test func inspectOfAFolderOfVinylsListsEach() throws {
+    @Test func inspectOfAFolderOfVinylsListsEach() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A test target's Vinyls folder: a vinyl at the top and a suite's vinyls in a subfolder.
@@ -133,20 +118,20 @@ import Testing
         let suite = folder.appendingPathComponent("UsersTests")
         try Vinyl(name: "posts", tracks: [Track("POST https://api.example.com/posts", .status(201))]).write(to: suite.appendingPathComponent("posts.json"))
         try Data("notes".utf8).write(to: folder.appendingPathComponent("README.md"))
-        let result = try Self.run("inspect", folder.path)
+        let result = try await Self.run("inspect", folder.path)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.isEmpty)
         let headers = result.stdout.split(separator: "\n").filter { !$0.hasPrefix("  ") }
         #expect(headers == ["\(suite.path)/posts.json: gramophone vinyl \"posts\", 1 track", "\(folder.path)/users.json: gramophone vinyl \"users\", 1 track"])
-        let json = try Self.run("inspect", "--json", folder.path)
+        let json = try await Self.run("inspect", "--json", folder.path)
         #expect(json.stdout.split(separator: "\n").count == 2)
         let empty = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: empty) }
-        let none = try Self.run("inspect", empty.path)
+        let none = try await Self.run("inspect", empty.path)
         #expect(none.status == 1 && none.stderr.contains("the folder holds no vinyl files"))
     }
 
-    @Test func inspectAlignsItsColumns() throws {
+    @Test func inspectAlignsItsColumns() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let vinyl = Vinyl(
@@ -159,7 +144,7 @@ import Testing
             ] + (0..<8).map { Track(Track.Request(url: URL(string: "https://api.example.com/n/\($0)")!), .status(200)) })
         let file = folder.appendingPathComponent("mixed.json")
         try vinyl.write(to: file)
-        let result = try Self.run("inspect", file.path)
+        let result = try await Self.run("inspect", file.path)
         #expect(result.status == 0)
         let rows = result.stdout.split(separator: "\n").dropFirst().map(String.init)
         #expect(rows.count == 12)
@@ -175,14 +160,14 @@ import Testing
 
     // MARK: convert
 
-    @Test func convertWritesTheFormatOfTheOutputExtension() throws {
+    @Test func convertWritesTheFormatOfTheOutputExtension() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = TestFiles.fixture("har/fetchPosts.har")
         let original = try Vinyl(contentsOf: source)
         for (name, format) in [("out.plist", VinylFormat.plist), ("out.json", .gramophone), ("out.har", .har)] {
             let output = folder.appendingPathComponent(name)
-            let result = try Self.run("convert", source.path, output.path)
+            let result = try await Self.run("convert", source.path, output.path)
             #expect(result.status == 0, "\(result.stderr)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.contains("(\(format), 2 tracks)"))
@@ -190,53 +175,53 @@ import Testing
             #expect(try Vinyl(contentsOf: output).tracks.map(\.response?.body) == original.tracks.map(\.response?.body))
         }
         let dvr = folder.appendingPathComponent("cassette.json")
-        #expect(try Self.run("convert", "--to=dvr", source.path, dvr.path).status == 0)
+        #expect(try await Self.run("convert", "--to=dvr", source.path, dvr.path).status == 0)
         #expect(try VinylFormat.detect(data: try Data(contentsOf: dvr), fileExtension: "json") == .dvr)
     }
 
-    @Test func convertToStdoutPrintsOnlyTheData() throws {
-        let result = try Self.run("convert", TestFiles.fixture("dvr/text.json").path, "-", "--to", "har")
+    @Test func convertToStdoutPrintsOnlyTheData() async throws {
+        let result = try await Self.run("convert", TestFiles.fixture("dvr/text.json").path, "-", "--to", "har")
         #expect(result.status == 0 && result.stderr.isEmpty)
         let vinyl = try Vinyl(data: Data(result.stdout.utf8), name: "stdout", format: .har)
         #expect(vinyl.tracks.count == 1)
     }
 
-    @Test func convertUsageErrors() throws {
+    @Test func convertUsageErrors() async throws {
         let source = TestFiles.fixture("dvr/text.json").path
-        let readOnly = try Self.run("convert", source, "out.json", "--to", "vcr")
+        let readOnly = try await Self.run("convert", source, "out.json", "--to", "vcr")
         #expect(readOnly.status == 2 && readOnly.stderr.contains("vcr is read, not written"))
-        let unknown = try Self.run("convert", source, "out.json", "--to", "yaml")
+        let unknown = try await Self.run("convert", source, "out.json", "--to", "yaml")
         #expect(unknown.status == 2 && unknown.stderr.contains("unknown format 'yaml'"))
-        let noExtension = try Self.run("convert", source, "out.txt")
+        let noExtension = try await Self.run("convert", source, "out.txt")
         #expect(noExtension.status == 2 && noExtension.stderr.contains("use --to FORMAT"))
-        let oneArgument = try Self.run("convert", source)
+        let oneArgument = try await Self.run("convert", source)
         #expect(oneArgument.status == 2 && oneArgument.stderr.contains("convert needs IN and OUT"))
     }
 
-    @Test func convertOfBadInputExitsOneAndLeavesTheOutputAlone() throws {
+    @Test func convertOfBadInputExitsOneAndLeavesTheOutputAlone() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let broken = try Self.write(#"{"log": {"entries": [{"request": {"url": "not a url"}, "response": {"status": 200}}]}}"#, to: "broken.har", in: folder)
         let output = try Self.write("previous", to: "out.json", in: folder)
-        let result = try Self.run("convert", broken, output)
+        let result = try await Self.run("convert", broken, output)
         #expect(result.status == 1)
         #expect(result.stderr.contains("log.entries[0].request.url"))
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "previous")
         let unknown = try Self.write(#"{"hello": "world"}"#, to: "mystery.json", in: folder)
-        let mystery = try Self.run("convert", unknown, output)
+        let mystery = try await Self.run("convert", unknown, output)
         #expect(mystery.status == 1 && mystery.stderr.contains("Supported formats: gramophone (.json)"))
     }
 
     // MARK: lint
 
-    @Test func lintPassesCleanFiles() throws {
-        let result = try Self.run("lint", TestFiles.fixture("har/fetchUser.har").path, TestFiles.fixture("dvr/text.json").path)
+    @Test func lintPassesCleanFiles() async throws {
+        let result = try await Self.run("lint", TestFiles.fixture("har/fetchUser.har").path, TestFiles.fixture("dvr/text.json").path)
         #expect(result.status == 0)
         #expect(result.stdout.contains("fetchUser.har: ok") && result.stdout.contains("text.json: ok"))
         #expect(result.stderr.contains("2 files checked, no problems"))
     }
 
-    @Test func lintReportsEveryProblemWithItsPlace() throws {
+    @Test func lintReportsEveryProblemWithItsPlace() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let vinyl = Vinyl(
@@ -252,7 +237,7 @@ import Testing
         let har = folder.appendingPathComponent("problems.har")
         try vinyl.write(to: har, format: .har)
         let broken = try Self.write("[{\"request\": {\"url\": 3}}]", to: "broken.json", in: folder)
-        let result = try Self.run("lint", har.path, broken)
+        let result = try await Self.run("lint", har.path, broken)
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains { $0.hasPrefix("\(har.path): log.entries[1]: the same request as track #0") })
@@ -264,7 +249,7 @@ import Testing
         #expect(result.stderr.contains("5 problems in 2 of 2 files"))
     }
 
-    @Test func lintReportsEveryStructuralErrorOfAFile() throws {
+    @Test func lintReportsEveryStructuralErrorOfAFile() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // Three broken tracks among good ones: each is reported at its place in the file.
@@ -282,7 +267,7 @@ import Testing
             #"[{"request": {"url": 3}}, {"request": {"method": "GET", "url": "https://a.example/"}, "response": {"status": 200}}, {"request": {"url": 4}}]"#,
             to: "array.json", in: folder)
         let syntax = try Self.write("{\"tracks\": [\n  {\"request\": }\n]}", to: "syntax.json", in: folder)
-        let result = try Self.run("lint", har, array, syntax)
+        let result = try await Self.run("lint", har, array, syntax)
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n").map(String.init)
         #expect(lines.filter { $0.hasPrefix("\(har): log.entries[1].request.url") }.count == 1, "\(lines)")
@@ -296,8 +281,8 @@ import Testing
         #expect(result.stderr.contains("6 problems in 3 of 3 files"))
     }
 
-    @Test func lintOfMissingFileIsAProblem() throws {
-        let result = try Self.run("lint", "--quiet", "/nonexistent/vinyl.json", TestFiles.fixture("dvr/text.json").path)
+    @Test func lintOfMissingFileIsAProblem() async throws {
+        let result = try await Self.run("lint", "--quiet", "/nonexistent/vinyl.json", TestFiles.fixture("dvr/text.json").path)
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("/nonexistent/vinyl.json: no such file"))
         #expect(result.stdout.split(separator: "\n").count == 1)

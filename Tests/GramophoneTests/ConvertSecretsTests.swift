@@ -29,12 +29,12 @@ struct ConvertSecretsTests {
     }
 
     @Test(arguments: ["out.json", "out.har", "out.plist"])
-    func aProxyCaptureIsRedactedOnTheWayIn(_ name: String) throws {
+    func aProxyCaptureIsRedactedOnTheWayIn(_ name: String) async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try CLITests.write(Self.proxyCapture(), to: "capture.har", in: folder)
         let output = folder.appendingPathComponent(name)
-        let result = try CLITests.run("convert", input, output.path)
+        let result = try await CLITests.run("convert", input, output.path)
         #expect(result.status == 0, "\(result.stderr)")
         let written = try Data(contentsOf: output)
         for secret in [Self.bearer, Self.sessionCookie, Self.queryToken] {
@@ -46,25 +46,25 @@ struct ConvertSecretsTests {
         #expect(vinyl.tracks[0].request.headers["Accept"] == "application/json", "the rest is kept")
     }
 
-    @Test func keepSecretsWritesItAsRead() throws {
+    @Test func keepSecretsWritesItAsRead() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try CLITests.write(Self.proxyCapture(), to: "capture.har", in: folder)
         let output = folder.appendingPathComponent("out.json")
-        let result = try CLITests.run("convert", input, output.path, "--keep-secrets")
+        let result = try await CLITests.run("convert", input, output.path, "--keep-secrets")
         #expect(result.status == 0, "\(result.stderr)")
         let vinyl = try Vinyl(contentsOf: output)
         #expect(vinyl.tracks[0].request.headers["Authorization"] == "Bearer \(Self.bearer)")
         #expect(vinyl.tracks[0].request.headers["Cookie"] == "session=\(Self.sessionCookie)")
     }
 
-    @Test func aSecretTheDefaultsCannotNameStopsTheConversion() throws {
+    @Test func aSecretTheDefaultsCannotNameStopsTheConversion() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let token = SecretCorpusTests.tokens[3].token  // a Stripe key under an ordinary name
         let input = try CLITests.write(Self.proxyCapture(responseText: #"{\"note\":\"\#(token)\"}"#), to: "capture.har", in: folder)
         let output = try CLITests.write("previous", to: "out.json", in: folder)
-        let result = try CLITests.run("convert", input, output)
+        let result = try await CLITests.run("convert", input, output)
         #expect(result.status == 1)
         #expect(result.stderr.contains(#"out.json: tracks[0].response.body JSON "note": looks like a Stripe secret key"#), "\(result.stderr)")
         #expect(result.stderr.contains(#".jsonKeys(replacing: ["note": Redaction.placeholder])"#))
@@ -72,7 +72,7 @@ struct ConvertSecretsTests {
         #expect(!result.stderr.contains(token))
         #expect(try String(contentsOfFile: output, encoding: .utf8) == "previous", "nothing is written")
         // To stdout too: nothing but the error comes out.
-        let piped = try CLITests.run("convert", input, "-")
+        let piped = try await CLITests.run("convert", input, "-")
         #expect(piped.status == 1 && piped.stdout.isEmpty)
     }
 }

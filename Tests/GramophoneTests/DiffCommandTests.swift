@@ -37,7 +37,7 @@ import Testing
         try a.write(to: folder.appendingPathComponent("a.json"))
         try b.write(to: folder.appendingPathComponent("b.json"))
 
-        let result = try CLITests.run("diff", folder.appendingPathComponent("a.json").path, folder.appendingPathComponent("b.json").path)
+        let result = try await CLITests.run("diff", folder.appendingPathComponent("a.json").path, folder.appendingPathComponent("b.json").path)
         #expect(result.status == 1, "recordings that differ exit 1")
         let lines = result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
         for expected in [
@@ -67,19 +67,19 @@ import Testing
         }
     }
 
-    @Test func identicalRecordingsExitZero() throws {
+    @Test func identicalRecordingsExitZero() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let a = Self.flow(1, answer: "a")
         try a.write(to: folder.appendingPathComponent("a.json"))
         // The same requests in another format, with other responses: only requests count.
         try Vinyl(name: "b", tracks: a.tracks.map { Track(request: $0.request, outcome: .text("other")) }).write(to: folder.appendingPathComponent("b.har"), format: .har)
-        let result = try CLITests.run("diff", folder.appendingPathComponent("a.json").path, folder.appendingPathComponent("b.har").path)
+        let result = try await CLITests.run("diff", folder.appendingPathComponent("a.json").path, folder.appendingPathComponent("b.har").path)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("identical: 4 tracks paired, no request field differs"))
     }
 
-    @Test func jsonForToolsNamesWhatCannotBeIgnored() throws {
+    @Test func jsonForToolsNamesWhatCannotBeIgnored() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let a = Vinyl(name: "a", tracks: [Track("GET https://api.example.com/users?page=1&ts=1", .text("1"))])
@@ -91,7 +91,7 @@ import Testing
             ])
         try a.write(to: folder.appendingPathComponent("a.json"))
         try b.write(to: folder.appendingPathComponent("b.json"))
-        let result = try CLITests.run("diff", "--json", folder.appendingPathComponent("a.json").path, folder.appendingPathComponent("b.json").path)
+        let result = try await CLITests.run("diff", "--json", folder.appendingPathComponent("a.json").path, folder.appendingPathComponent("b.json").path)
         #expect(result.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         #expect(object["identical"] as? Bool == false)
@@ -104,13 +104,13 @@ import Testing
         #expect(differences.first?["line"] as? String == "query ts: 1 vs 2")
     }
 
-    @Test func usage() throws {
-        let help = try CLITests.run("diff", "--help")
+    @Test func usage() async throws {
+        let help = try await CLITests.run("diff", "--help")
         #expect(help.status == 0 && help.stdout.contains("USAGE: gramophone diff A B [--json]") && help.stdout.contains("EXIT CODES:"))
-        #expect(try CLITests.run("--help").stdout.contains("  diff "))
-        let one = try CLITests.run("diff", "a.json")
+        #expect(try await CLITests.run("--help").stdout.contains("  diff "))
+        let one = try await CLITests.run("diff", "a.json")
         #expect(one.status == 2 && one.stderr.contains("diff needs two files"))
-        let missing = try CLITests.run("diff", "/nonexistent/a.json", "/nonexistent/b.json")
+        let missing = try await CLITests.run("diff", "/nonexistent/a.json", "/nonexistent/b.json")
         #expect(missing.status == 1 && missing.stderr.contains("/nonexistent/a.json: no such file"))
     }
 }

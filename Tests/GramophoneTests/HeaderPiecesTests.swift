@@ -11,17 +11,17 @@ import Testing
           "response": {"status": 200, "headers": {"Set-Cookie": "session=abc; ; Secure", "Content-Type": "text/plain"}, "body": "ok"}}]
         """
 
-    @Test func aSetCookieWithAnEmptyAttributeConvertsToHARThroughTheCLI() throws {
+    @Test func aSetCookieWithAnEmptyAttributeConvertsToHARThroughTheCLI() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let input = try CLITests.write(Self.cookieVinyl, to: "cookie.json", in: folder)
         let output = folder.appendingPathComponent("cookie.har")
         // As the issue's user ran it: converted, the cookie redacted as a recording would be.
-        let redacted = try CLITests.run("convert", input, output.path)
+        let redacted = try await CLITests.run("convert", input, output.path)
         #expect(redacted.status == 0, "\(redacted.stderr)")
         #expect(try Vinyl(contentsOf: output).tracks.first?.response?.headers["Set-Cookie"] == nil)
         // Kept, the header reaches the HAR writer's cookie parsing, which trapped.
-        let result = try CLITests.run("convert", input, output.path, "--keep-secrets")
+        let result = try await CLITests.run("convert", input, output.path, "--keep-secrets")
         #expect(result.status == 0, "\(result.stderr)")
         let har = try Vinyl(contentsOf: output)
         #expect(har.tracks.first?.response?.headers["Set-Cookie"] == "session=abc; ; Secure")

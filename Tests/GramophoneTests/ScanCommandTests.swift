@@ -1,4 +1,5 @@
 import Foundation
+import GramophoneTestSupport
 import Testing
 
 @testable import Gramophone
@@ -19,23 +20,14 @@ struct ScanCommandTests {
         try BuiltProducts.executable("gramophone")
     }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, out: String, err: String) {
-        let process = Process()
-        process.executableURL = try binary()
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
+    static func run(_ arguments: [String]) async throws -> (status: Int32, out: String, err: String) {
+        let child = try await ChildProcess.run(try binary(), arguments)
+        return (child.status, child.stdout, child.stderr)
     }
 
-    @Test func findsPlantedSecretsWithFileTrackAndPlace() throws {
+    @Test func findsPlantedSecretsWithFileTrackAndPlace() async throws {
         let file = Self.scanFixtures.appendingPathComponent("planted-secrets.json").path
-        let result = try Self.run(["scan", file])
+        let result = try await Self.run(["scan", file])
         #expect(result.status == 1)
         let lines = result.out.split(separator: "\n").map(String.init)
         for expected in [
@@ -56,29 +48,29 @@ struct ScanCommandTests {
         }
     }
 
-    @Test func passesACleanVinyl() throws {
-        let result = try Self.run(["scan", Self.scanFixtures.appendingPathComponent("clean.json").path])
+    @Test func passesACleanVinyl() async throws {
+        let result = try await Self.run(["scan", Self.scanFixtures.appendingPathComponent("clean.json").path])
         #expect(result.status == 0, "\(result.out)\(result.err)")
         #expect(result.out.isEmpty)
         // A one-line summary on stderr, as lint gives, so a clean run says it ran.
         #expect(result.err == "1 file scanned, no likely secrets\n")
-        let two = try Self.run(["scan", Self.scanFixtures.appendingPathComponent("clean.json").path, Self.scanFixtures.appendingPathComponent("clean.json").path])
+        let two = try await Self.run(["scan", Self.scanFixtures.appendingPathComponent("clean.json").path, Self.scanFixtures.appendingPathComponent("clean.json").path])
         #expect(two.status == 0 && two.err == "2 files scanned, no likely secrets\n")
     }
 
-    @Test func oneDirtyFileAmongCleanOnesFails() throws {
-        let result = try Self.run(["scan", Self.scanFixtures.appendingPathComponent("clean.json").path, Self.scanFixtures.appendingPathComponent("planted-secrets.json").path])
+    @Test func oneDirtyFileAmongCleanOnesFails() async throws {
+        let result = try await Self.run(["scan", Self.scanFixtures.appendingPathComponent("clean.json").path, Self.scanFixtures.appendingPathComponent("planted-secrets.json").path])
         #expect(result.status == 1)
         #expect(!result.out.contains("clean.json"))
     }
 
-    @Test func usageErrorsExitWithTwo() throws {
-        #expect(try Self.run(["scan"]).status == 2)
-        #expect(try Self.run(["scan", "--bogus", "x.json"]).status == 2)
+    @Test func usageErrorsExitWithTwo() async throws {
+        #expect(try await Self.run(["scan"]).status == 2)
+        #expect(try await Self.run(["scan", "--bogus", "x.json"]).status == 2)
     }
 
-    @Test func unreadableFileFailsAndIsNamed() throws {
-        let result = try Self.run(["scan", "/nonexistent/vinyl.json"])
+    @Test func unreadableFileFailsAndIsNamed() async throws {
+        let result = try await Self.run(["scan", "/nonexistent/vinyl.json"])
         #expect(result.status == 1)
         #expect(result.err.contains("/nonexistent/vinyl.json"))
     }
