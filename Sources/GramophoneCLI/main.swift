@@ -7,6 +7,7 @@ let commands: [any Command.Type] = [
     LintCommand.self,
     ScanCommand.self,
     DiffCommand.self,
+    VerifyCommand.self,
 ]
 
 let topUsage = """
