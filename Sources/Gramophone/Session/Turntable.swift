@@ -97,9 +97,9 @@ public final class Turntable: NetworkSession, Sendable {
             self.init(vinyl: try Self.read(file, from: store), matching: matching, file: file, recorder: nil)
             return
         }
-        let mode = try recording.resolvedMode(defaultForBundle: store.isBundle)
+        var mode = try recording.resolvedMode(defaultForBundle: store.isBundle)
         let exists = FileManager.default.fileExists(atPath: file.path)
-        let vinyl: Vinyl
+        var vinyl: Vinyl
         switch mode {
         case .all:
             vinyl = Vinyl(name: file.deletingPathExtension().lastPathComponent)
@@ -114,7 +114,18 @@ public final class Turntable: NetworkSession, Sendable {
             }
             vinyl = try Vinyl(contentsOf: file)
         }
-        self.init(vinyl: vinyl, matching: matching, file: file, recorder: Recorder(recording: recording, mode: mode, file: file, isNew: !exists, loadedCount: vinyl.tracks.count))
+        // Expiry (Recording.reRecordAfter): a stale vinyl is recorded again where recording is allowed.
+        let reRecords = (mode == .once || mode == .newEpisodes) && !recording.isCI
+        let staleness = exists && mode != .all ? Staleness(vinyl, file: file, recording: recording, reRecords: reRecords) : nil
+        if staleness?.isReRecorded == true {
+            mode = .all
+            vinyl = Vinyl(name: vinyl.name)
+        }
+        let recorder = Recorder(recording: recording, mode: mode, file: file, isNew: !exists, loadedCount: vinyl.tracks.count, staleness: staleness)
+        self.init(vinyl: vinyl, matching: matching, file: file, recorder: recorder)
+        if let staleness, recording.printsStaleness, staleness.isReRecorded || staleness.claimReport() {
+            FileHandle.standardError.write(Data((staleness.description + "\n").utf8))
+        }
     }
 
     /// Reads the vinyl at `file`, with the store's advice when it is missing.
@@ -166,7 +177,7 @@ public final class Turntable: NetworkSession, Sendable {
                 vinylName: deck.vinyl.name, file: recorder?.file ?? deck.file, mode: recorder?.mode ?? .never,
                 isNew: recorder?.isNew ?? false, isWriteProtected: !(recorder?.mayRecord ?? false),
                 playCounts: deck.playCounts, requestsAnswered: deck.answered, recordedCount: recorded,
-                misses: deck.misses, missReports: deck.missLog)
+                misses: deck.misses, missReports: deck.missLog, staleness: recorder?.staleness)
         }
     }
 
@@ -285,6 +296,9 @@ public struct Playback: Sendable, Equatable, CustomStringConvertible {
     /// The reports of those misses, oldest first (the first 100). A miss is thrown into the
     /// code under test, which may swallow it; test helpers read these when the test ends.
     public var missReports: [MissReport]
+    /// Set when the vinyl is older than `Recording.reRecordAfter`: whether it is being
+    /// recorded again, or replayed stale (on CI, or with `.never`).
+    public var staleness: Staleness?
 
     /// How many distinct tracks were played at least once.
     public var playedTrackCount: Int { playCounts.lazy.filter { $0 > 0 }.count }
