@@ -11,7 +11,7 @@ let commands: [any Command.Type] = [
 ]
 
 let topUsage = """
-    gramophone: inspect, lint and convert recorded HTTP traffic (vinyls).
+    gramophone: inspect, lint, convert and verify recorded HTTP traffic (vinyls).
 
     USAGE: gramophone COMMAND [ARGUMENTS]
 

@@ -88,11 +88,11 @@ public struct DriftReport: Sendable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    /// `vinyl "users": 5 tracks checked, 2 drifted, 1 skipped (unsafe method; --include-unsafe sends them)`.
+    /// `vinyl "users": 5 tracks checked, 2 drifted, 1 skipped (unsafe method: …)`.
     public var summary: String {
         var text = "vinyl \"\(vinylName)\": \(checked.count) track\(checked.count == 1 ? "" : "s") checked, \(drifted.count) drifted"
         if !failed.isEmpty { text += ", \(failed.count) not reached" }
-        if !skipped.isEmpty { text += ", \(skipped.count) skipped (unsafe method\(skipped.count == 1 ? "" : "s"); include unsafe methods to send them)" }
+        if !skipped.isEmpty { text += ", \(skipped.count) skipped (unsafe method\(skipped.count == 1 ? "" : "s"): sent only with --include-unsafe or DriftCheck.includesUnsafe)" }
         return text
     }
 
