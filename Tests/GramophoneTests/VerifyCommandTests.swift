@@ -17,18 +17,18 @@ struct VerifyCommandTests {
         let file = try await DriftServer.recordV1(in: folder).path
         let (_, v2) = try DriftServer.urls()
 
-        let drifted = try CLITests.run("verify", file, "--base-url", v2.absoluteString, "--header", Self.token)
+        let drifted = try await Self.run(["verify", file, "--base-url", v2.absoluteString, "--header", Self.token])
         #expect(drifted.status == 1, "\(drifted.stderr)")
         for line in DriftServer.v2Drifts.values.joined() { #expect(drifted.stdout.contains("      " + line + "\n"), "\(line)") }
         #expect(drifted.stdout.contains("/health: ok"))
         #expect(drifted.stdout.contains("7 tracks checked, 5 drifted, 1 skipped (unsafe method"))
 
-        let clean = try CLITests.run("verify", file, "--header", Self.token)
+        let clean = try await Self.run(["verify", file, "--header", Self.token])
         #expect(clean.status == 0, "\(clean.stdout)")
         #expect(clean.stdout.contains("7 tracks checked, 0 drifted, 1 skipped"))
 
         // The unsafe POST is sent only when asked, and its drift shows.
-        let unsafe = try CLITests.run("verify", file, "--base-url", v2.absoluteString, "--header", Self.token, "--include-unsafe")
+        let unsafe = try await Self.run(["verify", file, "--base-url", v2.absoluteString, "--header", Self.token, "--include-unsafe"])
         #expect(unsafe.status == 1)
         #expect(unsafe.stdout.contains("POST ") && unsafe.stdout.contains("      body.total: number → string\n"))
         #expect(unsafe.stdout.contains("8 tracks checked, 6 drifted\n"))
@@ -41,7 +41,7 @@ struct VerifyCommandTests {
         let file = try await DriftServer.recordV1(in: folder).path
         let placeholders = try CLITests.write(#"{"Authorization": "Bearer letmein"}"#, to: "secrets.json", in: folder)
 
-        let run = try CLITests.run("verify", file, "--base-url", try DriftServer.urls().v2.absoluteString, "--placeholders", placeholders, "--json")
+        let run = try await Self.run(["verify", file, "--base-url", try DriftServer.urls().v2.absoluteString, "--placeholders", placeholders, "--json"])
         #expect(run.status == 1)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
         #expect(object["checked"] as? Int == 7 && object["drifted"] as? Int == 5 && object["skipped"] as? Int == 1 && object["failed"] as? Int == 0)
@@ -66,10 +66,10 @@ struct VerifyCommandTests {
         let before = try Vinyl(contentsOf: URL(fileURLWithPath: file))
         let v2 = try DriftServer.urls().v2.absoluteString
 
-        let update = try CLITests.run("verify", file, "--base-url", v2, "--header", Self.token, "--update")
+        let update = try await Self.run(["verify", file, "--base-url", v2, "--header", Self.token, "--update"])
         #expect(update.status == 1)
         #expect(update.stderr.contains("updated \(file): 5 drifted tracks re-recorded, 3 untouched"))
-        let again = try CLITests.run("verify", file, "--base-url", v2, "--header", Self.token)
+        let again = try await Self.run(["verify", file, "--base-url", v2, "--header", Self.token])
         #expect(again.status == 0, "\(again.stdout)")
 
         let after = try Vinyl(contentsOf: URL(fileURLWithPath: file))
@@ -77,6 +77,19 @@ struct VerifyCommandTests {
         let untouched = ["/health", "/me", "/orders"]
         for (old, new) in zip(before.tracks, after.tracks) where untouched.contains(old.request.url.path) { #expect(old == new) }
         #expect(!(try String(contentsOfFile: file, encoding: .utf8)).contains("letmein"))
+    }
+
+    @Test(.enabled(if: DriftServer.isAvailable))
+    func envFillsTheRedactedTokenFromTheEnvironment() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try await DriftServer.recordV1(in: folder).path
+        let filled = try await Self.run(["verify", file, "--env", "Authorization=DRIFT_TEST_TOKEN"], environment: ["DRIFT_TEST_TOKEN": "Bearer letmein"])
+        #expect(filled.status == 0, "\(filled.stdout)")
+        #expect(filled.stdout.contains("/me: ok"))
+        // Without it, the /me track drifts to 401: the filled value is what made the difference.
+        let without = try await Self.run(["verify", file])
+        #expect(without.status == 1 && without.stdout.contains("      status: 200 → 401\n"))
     }
 
     @Test func verifyUsageErrorsExitTwo() throws {
@@ -120,5 +133,36 @@ struct VerifyCommandTests {
             let run = try CLITests.run("lint", file.path, "--max-age", bad)
             #expect(run.status == 2 && run.stderr.contains("--max-age needs a number and a unit"), "\(bad)")
         }
+    }
+
+    /// Runs the executable without blocking a thread of the test's pool while it works (these
+    /// runs reach servers and take a moment; a blocked pool thread slows the timing tests).
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> CLITests.Run {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out"), err = folder.appendingPathComponent("err")
+        try Data().write(to: out)
+        try Data().write(to: err)
+        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
+        let process = Process()
+        process.executableURL = try CLITests.binary()
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        try outHandle.close()
+        try errHandle.close()
+        return CLITests.Run(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
     }
 }
