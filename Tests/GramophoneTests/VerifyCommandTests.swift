@@ -80,6 +80,25 @@ struct VerifyCommandTests {
     }
 
     @Test(.enabled(if: DriftServer.isAvailable))
+    func updateWritesNothingWhenTheLiveAnswerHoldsASecret() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (v1, v2) = try DriftServer.urls()
+        let turntable = try Turntable(vinylNamed: "deploy", from: .folder(folder), recording: Recording(mode: .once, environment: [:]))
+        _ = try await turntable.data(from: v1.appendingPathComponent("deploy"))
+        try turntable.eject()
+        let file = folder.appendingPathComponent("deploy.json")
+        let bytes = try Data(contentsOf: file)
+
+        let update = try await Self.run(["verify", file.path, "--base-url", v2.absoluteString, "--update"])
+        #expect(update.status == 1)
+        #expect(update.stdout.contains("      body.note: added (string)\n"))
+        #expect(update.stderr.contains("error: \(file.path) was not updated:"))
+        #expect(update.stderr.contains("AWS access key"))
+        #expect(try Data(contentsOf: file) == bytes)
+    }
+
+    @Test(.enabled(if: DriftServer.isAvailable))
     func envFillsTheRedactedTokenFromTheEnvironment() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -14,6 +14,8 @@ Endpoints (JSON unless said), and what v2 changes:
   GET  /health      {"status", "time"}                     unchanged; time differs every call
   GET  /me          401 without `Authorization: Bearer letmein`, else {"user"}; unchanged
   GET  /events      text/event-stream: `message` events, then `done`   v2: `done` is `end`
+  GET  /deploy      {"build"}                              v2: a field added whose value has an AWS
+                                                               key's shape (a secret --update must not write)
   POST /orders      201 {"id", "total": number}            v2: total is a string
 """
 import json
@@ -60,6 +62,8 @@ def handler_for(version):
                 self.send(200, settings, headers=[("Cache-Control", "max-age=60")] if v2 else [])
             elif path == "/legacy":
                 self.send(410 if v2 else 200, {"ok": not v2})
+            elif path == "/deploy":
+                self.send(200, {"build": "1.2.3", "note": "AKIAIOSFODNN7EXAMPLE"} if v2 else {"build": "1.2.3"})
             elif path == "/health":
                 self.send(200, {"status": "ok", "time": time.time()})
             elif path == "/me":
