@@ -5,6 +5,8 @@ struct Arguments: Equatable {
     var positional: [String] = []
     var flags: Set<String> = []
     var options: [String: String] = [:]
+    /// Every value of each option, in order, for options that may repeat (`--header`).
+    var allOptions: [String: [String]] = [:]
 
     struct Error: Swift.Error, Equatable, CustomStringConvertible {
         var description: String
@@ -42,6 +44,7 @@ struct Arguments: Equatable {
                     options[name] = arguments[index]
                     index += 1
                 }
+                allOptions[name, default: []].append(options[name] ?? "")
             } else {
                 throw Error(description: "unknown option \(argument)")
             }

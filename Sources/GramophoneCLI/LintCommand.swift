@@ -6,7 +6,7 @@ enum LintCommand: Command {
     static let name = "lint"
     static let summary = "Check vinyl files and report every problem with its place"
     static let usage = """
-        USAGE: gramophone lint FILE... [--quiet]
+        USAGE: gramophone lint FILE... [--quiet] [--max-age AGE]
 
         Reads each file in any format Gramophone reads and prints one line per problem on
         stdout: FILE: PLACE: PROBLEM. A file that does not read reports every track that does
@@ -18,26 +18,36 @@ enum LintCommand: Command {
           - Content-Length that differs from the body, Content-Encoding: gzip on plain bytes
           - responses from another host than the request went to
           - bodies on 1xx, 204 and 304 responses
+          - with --max-age, tracks recorded longer ago than AGE (tracks without a date are not judged)
         Files without problems print FILE: ok. A summary goes to stderr.
 
         OPTIONS:
           --quiet     Do not print FILE: ok lines.
+          --max-age AGE  Report tracks older than AGE: a number and a unit, d (days) or h (hours), e.g. 90d.
           -h, --help  Show this help.
 
         EXIT CODES: 0 no problems, 1 a problem in some file (or a file unreadable), 2 bad usage.
         """
     static let flags: Set<String> = ["quiet"]
-    static let options: Set<String> = []
+    static let options: Set<String> = ["max-age"]
 
     static func run(_ arguments: Arguments) -> ExitCode {
         guard !arguments.positional.isEmpty else {
             Output.err("error: lint needs at least one FILE\n\n\(usage)")
             return .usage
         }
+        var maxAge: TimeInterval?
+        if let text = arguments.options["max-age"] {
+            guard let age = parseAge(text) else {
+                Output.err("error: --max-age needs a number and a unit, d (days) or h (hours), such as 90d or 36h; got '\(text)'\n\n\(usage)")
+                return .usage
+            }
+            maxAge = age
+        }
         var total = 0
         var filesWithProblems = 0
         for path in arguments.positional {
-            let problems = check(path)
+            let problems = check(path, maxAge: maxAge.map { ($0, arguments.options["max-age"] ?? "") })
             if problems.isEmpty {
                 if !arguments.flags.contains("quiet") { Output.out("\(path): ok") }
                 continue
@@ -56,7 +66,7 @@ enum LintCommand: Command {
     }
 
     /// The problem lines for one file.
-    static func check(_ path: String) -> [String] {
+    static func check(_ path: String, maxAge: (seconds: TimeInterval, text: String)? = nil) -> [String] {
         let url = URL(fileURLWithPath: path)
         let format: VinylFormat
         let data: Data
@@ -71,11 +81,24 @@ enum LintCommand: Command {
         let name = url.deletingPathExtension().lastPathComponent
         do {
             let vinyl = try Vinyl(data: data, name: name, format: format, file: path)
-            return VinylLint.problems(in: vinyl, format: format).map { "\(path): \($0.place): \($0.message)" }
+            var problems = VinylLint.problems(in: vinyl, format: format)
+            if let maxAge { problems += VinylLint.agedTracks(in: vinyl, format: format, maxAge: maxAge.seconds, written: maxAge.text, now: Date()) }
+            return problems.map { "\(path): \($0.place): \($0.message)" }
         } catch let error as VinylError {
             return StructuralErrors.all(startingWith: error, in: data, name: name, format: format, file: path).map(\.description)
         } catch {
             return ["\(path): \(error)"]
+        }
+    }
+
+    /// `90d` or `36h` in seconds; nil for anything else.
+    static func parseAge(_ text: String) -> TimeInterval? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        guard let unit = trimmed.last, let number = Double(trimmed.dropLast()), number.isFinite, number >= 0 else { return nil }
+        switch unit {
+        case "d": return number * 86_400
+        case "h": return number * 3_600
+        default: return nil
         }
     }
 }

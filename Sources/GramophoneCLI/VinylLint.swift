@@ -50,6 +50,19 @@ enum VinylLint {
         return problems
     }
 
+    /// Tracks recorded more than `maxAge` seconds before `now` (`gramophone lint --max-age`);
+    /// tracks without a recording date are not judged.
+    static func agedTracks(in vinyl: Vinyl, format: VinylFormat, maxAge: TimeInterval, written: String, now: Date) -> [Problem] {
+        vinyl.tracks.enumerated().compactMap { index, track in
+            guard let recordedAt = track.recordedAt, now.timeIntervalSince(recordedAt) > maxAge else { return nil }
+            let days = Int(now.timeIntervalSince(recordedAt) / 86_400)
+            let date = ISO8601DateFormatter().string(from: recordedAt)
+            return Problem(
+                place: format.place(ofTrack: index),
+                message: "recorded \(date) (\(days) day\(days == 1 ? "" : "s") ago), older than --max-age \(written); record it again, or run gramophone verify to see whether the API changed")
+        }
+    }
+
     private static func bodyProblems(_ body: Data, headers: Headers, place: String) -> [Problem] {
         var problems: [Problem] = []
         if !body.isEmpty && headers.mediaType == nil {

@@ -7,10 +7,11 @@ let commands: [any Command.Type] = [
     LintCommand.self,
     ScanCommand.self,
     DiffCommand.self,
+    VerifyCommand.self,
 ]
 
 let topUsage = """
-    gramophone: inspect, lint and convert recorded HTTP traffic (vinyls).
+    gramophone: inspect, lint, convert and verify recorded HTTP traffic (vinyls).
 
     USAGE: gramophone COMMAND [ARGUMENTS]
 

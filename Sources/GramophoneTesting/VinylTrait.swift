@@ -112,7 +112,8 @@ private func runWithVinyl<R>(
     _ name: String, configuration: VinylConfiguration, sourceLocation: SourceLocation, failed: () -> Bool,
     isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
 ) async throws -> R {
-    let vinyl = try TestVinyl(name: name, configuration: configuration, sourcePath: sourceLocation.filePath)
+    let vinyl = try TestVinyl(name: name, configuration: staleAsWarning(configuration), sourcePath: sourceLocation.filePath)
+    reportStaleness(of: vinyl.turntable, sourceLocation: sourceLocation)
     let result: Result<R, any Error>
     do {
         result = .success(try await Turntable.$current.withValue(vinyl.turntable, operation: operation))
@@ -124,5 +125,32 @@ private func runWithVinyl<R>(
         Issue.record(Comment(rawValue: problem.message), sourceLocation: sourceLocation)
     }
     return try result.get()
+}
+
+// Expiry (`Recording.reRecordAfter`): a stale vinyl replayed on CI is a warning-severity
+// issue where Swift Testing has severities (Swift 6.3), instead of the Turntable's printed note.
+
+/// The configuration with the Turntable's own stale note turned off when a warning replaces it.
+private func staleAsWarning(_ configuration: VinylConfiguration) -> VinylConfiguration {
+    #if compiler(>=6.3)
+    var changed = configuration
+    changed.recording = configuration.resolvedRecording
+    changed.recording?.printsStaleness = false
+    return changed
+    #else
+    return configuration
+    #endif
+}
+
+/// Records the warning, once per vinyl, for a stale vinyl replayed as it is.
+private func reportStaleness(of turntable: Turntable, sourceLocation: SourceLocation) {
+    #if compiler(>=6.3)
+    guard let staleness = turntable.playback.staleness else { return }
+    if staleness.isReRecorded {
+        FileHandle.standardError.write(Data((staleness.description + "\n").utf8))
+    } else if staleness.claimReport() {
+        Issue.record(Comment(rawValue: staleness.description), severity: .warning, sourceLocation: sourceLocation)
+    }
+    #endif
 }
 #endif

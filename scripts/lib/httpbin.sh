@@ -58,3 +58,23 @@ stop_stream_server() {
     STREAMS_PID=
   fi
 }
+
+# The drift server of our own (scripts/lib/drift_server.py): one small API in two versions,
+# v1 and v2 on two ports, for `gramophone verify`.
+start_drift_server() {
+  DRIFT_V1_URL="http://127.0.0.1:$(free_port)"
+  DRIFT_V2_URL="http://127.0.0.1:$(free_port)"
+  DRIFT_LOG=$(mktemp)
+  python3 "$(dirname "${BASH_SOURCE[0]}")/drift_server.py" "${DRIFT_V1_URL##*:}" "${DRIFT_V2_URL##*:}" >"$DRIFT_LOG" 2>&1 &
+  DRIFT_PID=$!
+  wait_for_server "$DRIFT_V1_URL/health" "$DRIFT_PID" "$DRIFT_LOG" "the drift server (v1)"
+  wait_for_server "$DRIFT_V2_URL/health" "$DRIFT_PID" "$DRIFT_LOG" "the drift server (v2)"
+}
+
+stop_drift_server() {
+  if [[ -n "${DRIFT_PID:-}" ]]; then
+    kill "$DRIFT_PID" 2>/dev/null || true
+    wait "$DRIFT_PID" 2>/dev/null || true
+    DRIFT_PID=
+  fi
+}

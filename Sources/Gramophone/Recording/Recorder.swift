@@ -23,6 +23,8 @@ final class Recorder: Sendable {
     let isNew: Bool
     /// Tracks read from the file: those after them were recorded here, and are checked for secrets before writing.
     let loadedCount: Int
+    /// Set when the vinyl was older than `Recording.reRecordAfter`.
+    let staleness: Staleness?
     let ledger = Locked(Ledger())
     /// Serialises writes so an older snapshot never renames over a newer one.
     private let writeGate = Locked(())
@@ -30,13 +32,14 @@ final class Recorder: Sendable {
     /// The session that reaches the real network.
     let session: any NetworkSession
 
-    init(recording: Recording, mode: RecordMode, file: URL, isNew: Bool, loadedCount: Int) {
+    init(recording: Recording, mode: RecordMode, file: URL, isNew: Bool, loadedCount: Int, staleness: Staleness? = nil) {
         self.recording = recording
         session = recording.session ?? DeferredSession()
         self.mode = mode
         self.file = file
         self.isNew = isNew
         self.loadedCount = loadedCount
+        self.staleness = staleness
     }
 
     /// Whether a miss may go to the network and be recorded.

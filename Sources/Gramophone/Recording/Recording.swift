@@ -44,19 +44,28 @@ public struct Recording: Sendable {
     private var quiet: Bool?
     /// Where the report goes when not quiet: stderr; tests read it here.
     var reportOutput: @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    /// How old, in seconds, a vinyl's tracks may get before it is recorded again; nil (the
+    /// default) is never. An existing vinyl whose oldest dated track is older is recorded
+    /// again (as `.all`) where recording is allowed; on CI or with `.never` it is replayed as
+    /// it is and reported once as stale (`Playback.staleness`), never failing the test.
+    public var reRecordAfter: TimeInterval?
+    /// Whether the Turntable prints the stale note itself; the Swift Testing trait turns it
+    /// off and records a warning instead.
+    package var printsStaleness = true
     /// Places known to hold no secret: the default redaction leaves them alone and the check
     /// before writing does not report them. Empty by default; set it with `allowing(_:)`.
     var allowedSecrets: [SecretPlace] = []
 
     /// How to record; each argument sets the property of the same name. The defaults record
     /// once (never on CI, whatever the mode), through an ephemeral `URLSession`, with the default redaction, every
-    /// host, and the mode overridable through the process's `GRAMOPHONE_RECORD_MODE`.
+    /// host, no expiry, and the mode overridable through the process's `GRAMOPHONE_RECORD_MODE`.
     public init(
         mode: RecordMode? = nil,
         session: (any NetworkSession)? = nil,
         redaction: Redaction = .default,
         hosts: [String]? = nil,
         streamLimit: StreamLimit = StreamLimit(),
+        reRecordAfter: TimeInterval? = nil,
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) {
         self.mode = mode
@@ -64,6 +73,7 @@ public struct Recording: Sendable {
         self.redaction = redaction
         self.hosts = hosts?.map { $0.lowercased() }
         self.streamLimit = streamLimit
+        self.reRecordAfter = reRecordAfter
         self.environment = environment
     }
 

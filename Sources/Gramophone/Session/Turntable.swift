@@ -111,11 +111,11 @@ public final class Turntable: NetworkSession, Sendable {
             deck.withLock { $0.sourceFile = source }
             return
         }
-        let mode = try recording.resolvedMode(defaultForBundle: store.isBundle)
+        var mode = try recording.resolvedMode(defaultForBundle: store.isBundle)
         // Recording never writes into a build product: a bundle records into its source folder.
         let file = mode == .never ? try store.file(for: name) : try store.recordingFile(for: name, sourceFile: sourcePath)
         let exists = FileManager.default.fileExists(atPath: file.path)
-        let vinyl: Vinyl
+        var vinyl: Vinyl
         switch mode {
         case .all:
             vinyl = Vinyl(name: file.deletingPathExtension().lastPathComponent)
@@ -125,8 +125,19 @@ public final class Turntable: NetworkSession, Sendable {
             guard exists else { throw recording.neverRecordsError(file: file, isBundle: store.isBundle, source: source) }
             vinyl = try Vinyl(contentsOf: file)
         }
-        self.init(vinyl: vinyl, matching: matching, file: file, recorder: Recorder(recording: recording, mode: mode, file: file, isNew: !exists, loadedCount: vinyl.tracks.count))
+        // Expiry (Recording.reRecordAfter): a stale vinyl is recorded again where recording is allowed.
+        let reRecords = (mode == .once || mode == .newEpisodes) && !recording.isCI
+        let staleness = exists && mode != .all ? Staleness(vinyl, file: file, recording: recording, reRecords: reRecords) : nil
+        if staleness?.isReRecorded == true {
+            mode = .all
+            vinyl = Vinyl(name: vinyl.name)
+        }
+        let recorder = Recorder(recording: recording, mode: mode, file: file, isNew: !exists, loadedCount: vinyl.tracks.count, staleness: staleness)
+        self.init(vinyl: vinyl, matching: matching, file: file, recorder: recorder)
         deck.withLock { $0.sourceFile = source }
+        if let staleness, recording.printsStaleness, staleness.isReRecorded || staleness.claimReport() {
+            FileHandle.standardError.write(Data((staleness.description + "\n").utf8))
+        }
     }
 
     /// Reads the vinyl at `file`, with the store's advice when it is missing.
@@ -193,7 +204,7 @@ public final class Turntable: NetworkSession, Sendable {
                 vinylName: deck.vinyl.name, file: recorder?.file ?? deck.file, mode: recorder?.mode ?? .never,
                 isNew: recorder?.isNew ?? false, isWriteProtected: !(recorder?.mayRecord ?? false),
                 playCounts: deck.playCounts, requestsAnswered: deck.answered, recordedCount: recorded,
-                misses: deck.misses, missReports: deck.missLog, requests: deck.requests)
+                misses: deck.misses, missReports: deck.missLog, requests: deck.requests, staleness: recorder?.staleness)
         }
     }
 
@@ -321,6 +332,9 @@ public struct Playback: Sendable, Equatable, CustomStringConvertible {
     /// `#expect(turntable.playback.requests.map(\.method) == ["POST"])`.
     /// The first 10 000 are kept; loading another vinyl or changing `matching` starts afresh.
     public var requests: [Track.Request]
+    /// Set when the vinyl is older than `Recording.reRecordAfter`: whether it is being
+    /// recorded again, or replayed stale (on CI, or with `.never`).
+    public var staleness: Staleness?
 
     /// How many distinct tracks were played at least once.
     public var playedTrackCount: Int { playCounts.lazy.filter { $0 > 0 }.count }

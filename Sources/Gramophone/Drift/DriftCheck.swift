@@ -1,0 +1,166 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// How `Vinyl.verify(against:)` checks a vinyl against the live API: where to send the
+/// recorded requests, what to fill into their redacted places, and what to compare.
+///
+/// ```swift
+/// let vinyl = try Vinyl(contentsOf: vinyls.appendingPathComponent("users.json"))
+/// let report = await vinyl.verify(against: DriftCheck(headers: ["Authorization": "Bearer \(token)"]))
+/// print(report)   // track #0 GET https://api.example.com/users/1: drifted
+///                 //     body.nickname: removed
+/// ```
+///
+/// The values filled in are sent and never kept: the re-recorded tracks in the report are
+/// redacted, and the filled values scrubbed from them.
+public struct DriftCheck: Sendable {
+    /// Where to send the requests instead of their recorded server: its scheme, host and port
+    /// replace the recorded ones, and its path (if any) goes before the recorded path. Nil
+    /// sends each request where it was recorded.
+    public var baseURL: URL?
+    /// Headers set on every request, replacing recorded ones of the same name: the
+    /// credentials redaction took out (`Authorization: Bearer …`).
+    public var headers: Headers
+    /// Values for redacted places, by name: a query parameter, form field or JSON member of
+    /// that name (at any depth) gets the value; a name that is a credential header the default
+    /// redaction removes (`Authorization`, `X-Api-Key`, …) is set as a header.
+    public var placeholders: [String: String]
+    /// Also compare values (scalars in JSON, header values, other bodies' bytes), not only shapes.
+    public var comparesValues: Bool
+    /// Also send requests whose method is unsafe (anything but GET, HEAD, OPTIONS and TRACE):
+    /// they may change data on the server.
+    public var includesUnsafe: Bool
+    /// The session that reaches the live API; nil is an ephemeral `URLSession`.
+    public var session: (any NetworkSession)?
+    /// How the live exchanges are redacted before they are offered as replacement tracks.
+    public var redaction: Redaction
+
+    /// A drift check; each argument sets the property of the same name. The defaults send
+    /// safe requests where they were recorded, fill nothing, and compare shapes only.
+    public init(
+        baseURL: URL? = nil, headers: Headers = [:], placeholders: [String: String] = [:], comparesValues: Bool = false,
+        includesUnsafe: Bool = false, session: (any NetworkSession)? = nil, redaction: Redaction = .default
+    ) {
+        self.baseURL = baseURL
+        self.headers = headers
+        self.placeholders = placeholders
+        self.comparesValues = comparesValues
+        self.includesUnsafe = includesUnsafe
+        self.session = session
+        self.redaction = redaction
+    }
+
+    /// Methods that change nothing on the server (RFC 9110, 9.2.1).
+    static let safeMethods: Set<String> = ["GET", "HEAD", "OPTIONS", "TRACE"]
+
+    /// The recorded request as it is sent: moved to `baseURL`, redacted places filled.
+    func liveRequest(for recorded: Track.Request) -> Track.Request {
+        var request = recorded
+        if let baseURL, var components = URLComponents(url: recorded.url, resolvingAgainstBaseURL: false) {
+            let base = URLComponents(url: baseURL, resolvingAgainstBaseURL: false)
+            components.scheme = base?.scheme ?? components.scheme
+            components.host = base?.host ?? components.host
+            components.port = base?.port
+            let prefix = base?.percentEncodedPath ?? ""
+            if !prefix.isEmpty, prefix != "/" {
+                components.percentEncodedPath = (prefix.hasSuffix("/") ? String(prefix.dropLast()) : prefix) + components.percentEncodedPath
+            }
+            request.url = components.url ?? recorded.url
+            request.headers["Host"] = nil
+        }
+        request = PlaceholderFill(placeholders).filling(request)
+        for field in headers.fields { request.headers[field.name] = field.value }
+        // The body may have changed length; the session sets the right one.
+        request.headers["Content-Length"] = nil
+        return request
+    }
+
+    /// Every value filled in, to be scrubbed from what is kept.
+    var filledValues: [String] {
+        headers.fields.map(\.value) + Array(placeholders.values)
+    }
+}
+
+extension Vinyl {
+    /// Sends each recorded request to the live API and compares each response with its track
+    /// by shape: status, content type, the headers that change a client's behaviour, the
+    /// JSON structure (keys added and removed, kinds changed, array element shape), event
+    /// names and data shape for event streams; values only with `comparesValues`.
+    ///
+    /// Requests go one at a time, in vinyl order. Unsafe methods are skipped unless
+    /// `includesUnsafe`. Nothing is written: write `report.updating(vinyl)` to re-record.
+    public func verify(against check: DriftCheck = DriftCheck()) async -> DriftReport {
+        let session = check.session ?? DeferredSession()
+        var report = DriftReport(vinylName: name, checked: [], skipped: [])
+        for (index, track) in tracks.enumerated() {
+            guard check.includesUnsafe || DriftCheck.safeMethods.contains(track.request.method) else {
+                report.skipped.append(index)
+                continue
+            }
+            report.checked.append(await Self.verify(track, at: index, with: check, session: session))
+        }
+        return report
+    }
+
+    private static func verify(_ track: Track, at index: Int, with check: DriftCheck, session: any NetworkSession) async -> TrackDrift {
+        var result = TrackDrift(index: index, request: track.request, changes: [], error: nil, liveTrack: nil)
+        let sent = check.liveRequest(for: track.request)
+        let start = ProcessInfo.processInfo.systemUptime
+        let recordedAt = Date()
+        let response: HTTPURLResponse, body: Data
+        do {
+            let (data, urlResponse) = try await session.data(for: sent.urlRequest)
+            guard let http = urlResponse as? HTTPURLResponse else { throw RecordingError.notHTTP(sent.url) }
+            (response, body) = (http, data)
+        } catch {
+            if let failure = track.failure {
+                let live = Track.Failure(error)
+                if live.domain != failure.domain || live.code != failure.code {
+                    result.changes.append(DriftChange(place: "error", recorded: "\(failure.domain) \(failure.code)", live: "\(live.domain) \(live.code)"))
+                }
+            } else {
+                result.error = (error as NSError).localizedDescription
+            }
+            return result
+        }
+        var liveResponse = Track.Response(recording: response, body: body, for: sent.url)
+        if liveResponse.url == sent.url { liveResponse.url = nil }
+        guard let recorded = track.response else {
+            result.changes.append(DriftChange(place: "outcome", recorded: "error \(track.failure.map { "\($0.domain) \($0.code)" } ?? "")", live: "status \(response.statusCode)"))
+            result.liveTrack = redactedLiveTrack(sent: sent, response: liveResponse, recorded: track, recordedAt: recordedAt, start: start, check: check)
+            return result
+        }
+        result.changes = ResponseShape.changes(from: recorded, to: liveResponse, comparingValues: check.comparesValues)
+        if result.hasDrifted {
+            result.liveTrack = redactedLiveTrack(sent: sent, response: liveResponse, recorded: track, recordedAt: recordedAt, start: start, check: check)
+        }
+        return result
+    }
+
+    /// The live exchange as the recorder would write it: redacted with the filled values
+    /// scrubbed, and the request as the vinyl has it, so the same client request still matches.
+    private static func redactedLiveTrack(
+        sent: Track.Request, response: Track.Response, recorded: Track, recordedAt: Date, start: TimeInterval, check: DriftCheck
+    ) -> Track {
+        var response = response
+        // A streamed track stays streamed: the live body in one piece.
+        if recorded.response?.stream != nil {
+            response.stream = TrackStream(chunks: [TrackStream.Chunk(offset: 0, length: response.body.count)], end: .finished)
+        }
+        let filled = check.filledValues.filter { $0.count >= 4 }
+        // The filled values join what redaction scrubs from the rest of the track.
+        let scrubFilled = Redaction(steps: [
+            .headers { headers, secrets in
+                secrets += filled
+                return headers
+            }
+        ])
+        var track = (scrubFilled + check.redaction).redact(
+            Track(request: sent, outcome: .response(response), recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start))
+        track.request = recorded.request
+        return track
+    }
+}

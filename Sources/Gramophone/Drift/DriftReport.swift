@@ -1,0 +1,117 @@
+import Foundation
+
+/// One way a live response no longer looks like its track: `body.items[].price: number → string`,
+/// `body.user.nickname: removed`, `status: 200 → 410`.
+public struct DriftChange: Sendable, Hashable, CustomStringConvertible {
+    /// Where: `status`, `headers.Cache-Control`, `body.user.nickname`, `body.items[].price`
+    /// (`[]`: every element), `events.done`, `events.message.data.index`.
+    public var place: String
+    /// What the track has there (a kind such as `number`, a status, a value with `--values`);
+    /// nil when the live response added the place.
+    public var recorded: String?
+    /// What the live response has there; nil when it removed the place.
+    public var live: String?
+
+    /// A change at `place` from `recorded` to `live` (nil: absent on that side).
+    public init(place: String, recorded: String?, live: String?) {
+        self.place = place
+        self.recorded = recorded
+        self.live = live
+    }
+
+    /// `place: recorded → live`, `place: removed` or `place: added (kind)`.
+    public var description: String {
+        switch (recorded, live) {
+        case let (recorded?, live?): return "\(place): \(recorded) → \(live)"
+        case (.some, nil): return "\(place): removed"
+        case (nil, let live?): return live == "present" ? "\(place): added" : "\(place): added (\(live))"
+        case (nil, nil): return place
+        }
+    }
+}
+
+/// What a drift check found for one track it sent.
+public struct TrackDrift: Sendable {
+    /// The track's position in the vinyl.
+    public var index: Int
+    /// The recorded request (as written in the vinyl, redacted).
+    public var request: Track.Request
+    /// How the live response differs from the recorded one; empty when it did not drift.
+    public var changes: [DriftChange]
+    /// Why no live response came (no connection, a timeout); nil when one came.
+    public var error: String?
+    /// The live exchange as a recording would write it (redacted, the request as recorded),
+    /// used by `DriftReport.updating(_:)`; nil when no response came.
+    public var liveTrack: Track?
+
+    /// Whether the live response differs from the track.
+    public var hasDrifted: Bool { !changes.isEmpty }
+}
+
+/// What `Vinyl.verify(against:)` found: each track sent live and how its response drifted.
+///
+/// ```swift
+/// let report = await vinyl.verify(against: DriftCheck(baseURL: staging))
+/// #expect(!report.hasDrift, "\(report)")
+/// ```
+public struct DriftReport: Sendable, CustomStringConvertible {
+    /// The vinyl's name.
+    public var vinylName: String
+    /// Every track that was sent, in vinyl order.
+    public var checked: [TrackDrift]
+    /// Positions of tracks not sent because their method is unsafe (POST, PUT, PATCH, DELETE, …)
+    /// and the check does not include unsafe methods.
+    public var skipped: [Int]
+
+    /// The tracks whose live response differs.
+    public var drifted: [TrackDrift] { checked.filter(\.hasDrifted) }
+    /// The tracks that got no live response.
+    public var failed: [TrackDrift] { checked.filter { $0.error != nil } }
+    /// Whether any track drifted or could not be checked.
+    public var hasDrift: Bool { checked.contains { $0.hasDrifted || $0.error != nil } }
+
+    /// One line per track, its changes indented under it, then a summary line.
+    public var description: String {
+        var lines: [String] = []
+        for track in checked {
+            let name = "track #\(track.index) \(track.request.method) \(track.request.url.absoluteString)"
+            if let error = track.error {
+                lines.append("\(name): not checked: \(error)")
+            } else if track.changes.isEmpty {
+                lines.append("\(name): ok")
+            } else {
+                lines.append("\(name): drifted")
+                lines += track.changes.map { "    " + $0.description }
+            }
+        }
+        lines.append(summary)
+        return lines.joined(separator: "\n")
+    }
+
+    /// `vinyl "users": 5 tracks checked, 2 drifted, 1 skipped (unsafe method: …)`.
+    public var summary: String {
+        var text = "vinyl \"\(vinylName)\": \(checked.count) track\(checked.count == 1 ? "" : "s") checked, \(drifted.count) drifted"
+        if !failed.isEmpty { text += ", \(failed.count) not reached" }
+        if !skipped.isEmpty { text += ", \(skipped.count) skipped (unsafe method\(skipped.count == 1 ? "" : "s"): sent only with --include-unsafe or DriftCheck.includesUnsafe)" }
+        return text
+    }
+
+    /// `vinyl` with each drifted track replaced by its live exchange, redacted as a recording
+    /// is; the other tracks are untouched.
+    ///
+    /// - Throws: `VinylError(.containsSecrets)` when a replaced track still holds what looks
+    ///   like a secret (nothing should be written then), naming the track and the filter.
+    public func updating(_ vinyl: Vinyl, file: String? = nil) throws -> Vinyl {
+        var updated = vinyl
+        var replaced: [Int] = []
+        for drift in drifted {
+            guard let track = drift.liveTrack, updated.tracks.indices.contains(drift.index) else { continue }
+            updated.tracks[drift.index] = track
+            replaced.append(drift.index)
+        }
+        for index in replaced {
+            try updated.checkForSecrets(inTracks: index..<(index + 1), allowing: [], file: file)
+        }
+        return updated
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Gramophone
+
+/// `gramophone verify VINYL…`: sends the recorded requests to the live API and reports, per
+/// track, how the responses drifted from the recording, by shape.
+enum VerifyCommand: Command {
+    static let name = "verify"
+    static let summary = "Check vinyls against the live API: what drifted since recording"
+    static let usage = """
+        USAGE: gramophone verify VINYL... [--base-url URL] [--header 'Name: value'] [--env NAME[=VARIABLE]]
+                                          [--placeholders FILE] [--update] [--json] [--include-unsafe] [--values]
+
+        Sends each recorded request to its server (or to --base-url), one at a time, and compares
+        each response with its track by shape: status, content type, the headers that change a
+        client's behaviour (Content-Type, Cache-Control, Location, ETag, …: present or not), the
+        JSON structure (keys added and removed, a value's kind changed, array elements' shape;
+        a null fits any kind), and for event streams the event names and their data's shape.
+        Values are compared only with --values. Prints one line per track, and under a drifted
+        one what changed, in the terms a miss report uses:
+            body.items[].price: number → string
+            body.user.nickname: removed
+            status: 200 → 410
+        then a summary. Requests with an unsafe method (POST, PUT, PATCH, DELETE, …) are skipped
+        unless --include-unsafe; the summary counts them.
+
+        Redacted values are filled in for the request only and never written anywhere: --header
+        sets a header on every request, --env and --placeholders fill query parameters, form
+        fields and JSON members of a name (a credential header name, such as Authorization or
+        X-Api-Key, is set as a header).
+
+        OPTIONS:
+          --base-url URL         Send to URL's scheme, host and port instead of the recorded
+                                 ones; a path in URL goes before the recorded path.
+          --header 'Name: value' Set this header on every request (repeatable).
+          --env NAME[=VARIABLE]  Fill the places named NAME with the environment variable
+                                 VARIABLE (NAME when left out) (repeatable).
+          --placeholders FILE    A JSON object of names and values to fill, as --env.
+          --update               Re-record the drifted tracks: redacted as a recording is,
+                                 checked for secrets, written atomically in the vinyl's format;
+                                 the other tracks stay as they are.
+          --json                 Print one JSON object for tools:
+                                 {"vinyls":[{"file":…,"name":…,"updated":…,"skipped":[…],
+                                  "tracks":[{"index":…,"method":…,"url":…,"drifted":…,"error":…,
+                                   "changes":[{"place":…,"recorded":…,"live":…,"line":…}]}]}],
+                                  "checked":…,"drifted":…,"failed":…,"skipped":…}
+          --include-unsafe       Also send POST, PUT, PATCH and DELETE requests.
+          --values               Also compare values: JSON scalars, those headers' values, bytes.
+          -h, --help             Show this help.
+
+        EXIT CODES: 0 nothing drifted, 1 a track drifted (even when --update re-recorded it), a
+        server could not be reached or a vinyl could not be read or written, 2 bad usage.
+        """
+    static let flags: Set<String> = ["update", "json", "include-unsafe", "values"]
+    static let options: Set<String> = ["base-url", "header", "env", "placeholders"]
+
+    static func run(_ arguments: Arguments) -> ExitCode {
+        guard !arguments.positional.isEmpty else {
+            Output.err("error: verify needs at least one VINYL\n\n\(usage)")
+            return .usage
+        }
+        let check: DriftCheck
+        switch makeCheck(arguments) {
+        case .success(let made): check = made
+        case .failure(let error):
+            Output.err("error: \(error.description)\n\n\(usage)")
+            return .usage
+        }
+        let json = arguments.flags.contains("json"), update = arguments.flags.contains("update")
+        var results: [[String: Any]] = []
+        var failed = false
+        var totals = (checked: 0, drifted: 0, failed: 0, skipped: 0)
+        for path in arguments.positional {
+            let vinyl: Vinyl, format: VinylFormat
+            do {
+                let data = try FileInput.read(path)
+                let url = URL(fileURLWithPath: path)
+                format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
+                vinyl = try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path)
+            } catch {
+                Output.err("error: \(error)")
+                failed = true
+                continue
+            }
+            let report = waitFor { await vinyl.verify(against: check) }
+            totals.checked += report.checked.count
+            totals.drifted += report.drifted.count
+            totals.failed += report.failed.count
+            totals.skipped += report.skipped.count
+            if report.hasDrift { failed = true }
+            var updated = false
+            if update, !report.drifted.isEmpty {
+                updated = write(report, of: vinyl, format: format, to: path)
+                if !updated { failed = true }
+            }
+            if json {
+                results.append(object(report, file: path, updated: updated))
+            } else {
+                Output.out("\(path):\n" + report.description.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n"))
+            }
+        }
+        if json {
+            let object: [String: Any] = [
+                "vinyls": results, "checked": totals.checked, "drifted": totals.drifted, "failed": totals.failed, "skipped": totals.skipped,
+            ]
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+            Output.out(String(decoding: data, as: UTF8.self))
+        }
+        return failed ? .failure : .success
+    }
+
+    /// Writes the vinyl with its drifted tracks re-recorded; false (and a message) when it cannot be.
+    private static func write(_ report: DriftReport, of vinyl: Vinyl, format: VinylFormat, to path: String) -> Bool {
+        guard format.isWritable else {
+            Output.err("error: \(path) is a \(format) file, which Gramophone reads but does not write; convert it first (gramophone convert \(path) OUT.json)")
+            return false
+        }
+        do {
+            let updated = try report.updating(vinyl, file: path)
+            try updated.write(to: URL(fileURLWithPath: path), format: format)
+            let count = report.drifted.filter { $0.liveTrack != nil }.count
+            Output.err("updated \(path): \(count) drifted track\(count == 1 ? "" : "s") re-recorded, \(vinyl.tracks.count - count) untouched")
+            return true
+        } catch {
+            Output.err("error: \(path) was not updated: \(error)")
+            return false
+        }
+    }
+
+    private static func object(_ report: DriftReport, file: String, updated: Bool) -> [String: Any] {
+        let tracks: [[String: Any]] = report.checked.map { track in
+            [
+                "index": track.index, "method": track.request.method, "url": track.request.url.absoluteString,
+                "drifted": track.hasDrifted, "error": track.error.map { $0 as Any } ?? NSNull(),
+                "changes": track.changes.map { change -> [String: Any] in
+                    [
+                        "place": change.place, "recorded": change.recorded.map { $0 as Any } ?? NSNull(),
+                        "live": change.live.map { $0 as Any } ?? NSNull(), "line": change.description,
+                    ]
+                },
+            ]
+        }
+        return ["file": file, "name": report.vinylName, "updated": updated, "skipped": report.skipped, "tracks": tracks]
+    }
+
+    struct UsageError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The check the options describe; a usage error for a malformed one.
+    static func makeCheck(_ arguments: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<DriftCheck, UsageError> {
+        var check = DriftCheck(comparesValues: arguments.flags.contains("values"), includesUnsafe: arguments.flags.contains("include-unsafe"))
+        if let text = arguments.options["base-url"] {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
+                return .failure(UsageError(description: "--base-url needs an http or https URL with a host, such as https://staging.example.com; got '\(text)'"))
+            }
+            check.baseURL = url
+        }
+        for line in arguments.allOptions["header"] ?? [] {
+            guard let colon = line.firstIndex(of: ":"), !line[..<colon].trimmingCharacters(in: .whitespaces).isEmpty else {
+                return .failure(UsageError(description: "--header needs 'Name: value', got '\(line)'"))
+            }
+            check.headers[line[..<colon].trimmingCharacters(in: .whitespaces)] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        if let path = arguments.options["placeholders"] {
+            guard let data = try? FileInput.read(path), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                return .failure(UsageError(description: "--placeholders needs a readable JSON file holding one object of names and string values, such as {\"access_token\": \"…\"}: \(path)"))
+            }
+            for (name, value) in object {
+                guard let value = value as? String else {
+                    return .failure(UsageError(description: "--placeholders: the value of '\(name)' in \(path) is not a string"))
+                }
+                check.placeholders[name] = value
+            }
+        }
+        for spec in arguments.allOptions["env"] ?? [] {
+            let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
+            guard let name = parts.first, !name.isEmpty else { return .failure(UsageError(description: "--env needs NAME or NAME=VARIABLE")) }
+            let variable = parts.count == 2 ? parts[1] : name
+            guard let value = environment[variable] else {
+                return .failure(UsageError(description: "--env \(spec): the environment variable \(variable) is not set"))
+            }
+            check.placeholders[name] = value
+        }
+        return .success(check)
+    }
+
+    /// Runs async work to completion from the synchronous command line.
+    private static func waitFor<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+        let box = ResultBox<T>()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            box.set(await work())
+            done.signal()
+        }
+        done.wait()
+        return box.get()!
+    }
+}
+
+/// A value handed from a detached task to the waiting main thread.
+private final class ResultBox<T>: @unchecked Sendable {
+    // Unchecked: `value` is only touched under `lock`.
+    private let lock = NSLock()
+    private var value: T?
+
+    func set(_ newValue: T) { lock.withLock { value = newValue } }
+    func get() -> T? { lock.withLock { value } }
+}

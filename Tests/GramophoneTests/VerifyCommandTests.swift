@@ -1,0 +1,187 @@
+import Foundation
+import GramophoneTestSupport
+import Testing
+
+@testable import Gramophone
+
+/// `gramophone verify` and `gramophone lint --max-age` through the built executable, against
+/// the drift server's v1 and v2.
+@Suite("gramophone verify and lint --max-age")
+struct VerifyCommandTests {
+    static let token = "Authorization: Bearer letmein"
+
+    @Test(.enabled(if: DriftServer.isAvailable))
+    func verifyPrintsEachDriftAndExitsOneAgainstV2AndZeroAgainstV1() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try await DriftServer.recordV1(in: folder).path
+        let (_, v2) = try DriftServer.urls()
+
+        let drifted = try await Self.run(["verify", file, "--base-url", v2.absoluteString, "--header", Self.token])
+        #expect(drifted.status == 1, "\(drifted.stderr)")
+        for line in DriftServer.v2Drifts.values.joined() { #expect(drifted.stdout.contains("      " + line + "\n"), "\(line)") }
+        #expect(drifted.stdout.contains("/health: ok"))
+        #expect(drifted.stdout.contains("7 tracks checked, 5 drifted, 1 skipped (unsafe method"))
+
+        let clean = try await Self.run(["verify", file, "--header", Self.token])
+        #expect(clean.status == 0, "\(clean.stdout)")
+        #expect(clean.stdout.contains("7 tracks checked, 0 drifted, 1 skipped"))
+
+        // The unsafe POST is sent only when asked, and its drift shows.
+        let unsafe = try await Self.run(["verify", file, "--base-url", v2.absoluteString, "--header", Self.token, "--include-unsafe"])
+        #expect(unsafe.status == 1)
+        #expect(unsafe.stdout.contains("POST ") && unsafe.stdout.contains("      body.total: number → string\n"))
+        #expect(unsafe.stdout.contains("8 tracks checked, 6 drifted\n"))
+    }
+
+    @Test(.enabled(if: DriftServer.isAvailable))
+    func verifyJSONIsOneObjectForTools() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try await DriftServer.recordV1(in: folder).path
+        let placeholders = try CLITests.write(#"{"Authorization": "Bearer letmein"}"#, to: "secrets.json", in: folder)
+
+        let run = try await Self.run(["verify", file, "--base-url", try DriftServer.urls().v2.absoluteString, "--placeholders", placeholders, "--json"])
+        #expect(run.status == 1)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+        #expect(object["checked"] as? Int == 7 && object["drifted"] as? Int == 5 && object["skipped"] as? Int == 1 && object["failed"] as? Int == 0)
+        let vinyl = try #require((object["vinyls"] as? [[String: Any]])?.first)
+        #expect(vinyl["file"] as? String == file && vinyl["name"] as? String == "api" && vinyl["updated"] as? Bool == false)
+        let tracks = try #require(vinyl["tracks"] as? [[String: Any]])
+        let items = try #require(tracks.first { ($0["url"] as? String)?.hasSuffix("/items") == true })
+        #expect(items["drifted"] as? Bool == true && items["method"] as? String == "GET")
+        let change = try #require((items["changes"] as? [[String: Any]])?.first)
+        #expect(change["place"] as? String == "body.items[].price")
+        #expect(change["recorded"] as? String == "number" && change["live"] as? String == "string")
+        #expect(change["line"] as? String == "body.items[].price: number → string")
+        // The /me track was checked with the filled token: no drift.
+        #expect(tracks.first { ($0["url"] as? String)?.hasSuffix("/me") == true }?["drifted"] as? Bool == false)
+    }
+
+    @Test(.enabled(if: DriftServer.isAvailable))
+    func updateReRecordsTheDriftedTracksAndASecondVerifyIsClean() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try await DriftServer.recordV1(in: folder).path
+        let before = try Vinyl(contentsOf: URL(fileURLWithPath: file))
+        let v2 = try DriftServer.urls().v2.absoluteString
+
+        let update = try await Self.run(["verify", file, "--base-url", v2, "--header", Self.token, "--update"])
+        #expect(update.status == 1)
+        #expect(update.stderr.contains("updated \(file): 5 drifted tracks re-recorded, 3 untouched"))
+        let again = try await Self.run(["verify", file, "--base-url", v2, "--header", Self.token])
+        #expect(again.status == 0, "\(again.stdout)")
+
+        let after = try Vinyl(contentsOf: URL(fileURLWithPath: file))
+        #expect(after.tracks.map(\.request) == before.tracks.map(\.request))
+        let untouched = ["/health", "/me", "/orders"]
+        for (old, new) in zip(before.tracks, after.tracks) where untouched.contains(old.request.url.path) { #expect(old == new) }
+        #expect(!(try String(contentsOfFile: file, encoding: .utf8)).contains("letmein"))
+    }
+
+    @Test(.enabled(if: DriftServer.isAvailable))
+    func updateWritesNothingWhenTheLiveAnswerHoldsASecret() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (v1, v2) = try DriftServer.urls()
+        let turntable = try Turntable(vinylNamed: "deploy", from: .folder(folder), recording: Recording(mode: .once, environment: [:]))
+        _ = try await turntable.data(from: v1.appendingPathComponent("deploy"))
+        try turntable.eject()
+        let file = folder.appendingPathComponent("deploy.json")
+        let bytes = try Data(contentsOf: file)
+
+        let update = try await Self.run(["verify", file.path, "--base-url", v2.absoluteString, "--update"])
+        #expect(update.status == 1)
+        #expect(update.stdout.contains("      body.note: added (string)\n"))
+        #expect(update.stderr.contains("error: \(file.path) was not updated:"))
+        #expect(update.stderr.contains("AWS access key"))
+        #expect(try Data(contentsOf: file) == bytes)
+    }
+
+    @Test(.enabled(if: DriftServer.isAvailable))
+    func envFillsTheRedactedTokenFromTheEnvironment() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try await DriftServer.recordV1(in: folder).path
+        let filled = try await Self.run(["verify", file, "--env", "Authorization=DRIFT_TEST_TOKEN"], environment: ["DRIFT_TEST_TOKEN": "Bearer letmein"])
+        #expect(filled.status == 0, "\(filled.stdout)")
+        #expect(filled.stdout.contains("/me: ok"))
+        // Without it, the /me track drifts to 401: the filled value is what made the difference.
+        let without = try await Self.run(["verify", file])
+        #expect(without.status == 1 && without.stdout.contains("      status: 200 → 401\n"))
+    }
+
+    @Test func verifyUsageErrorsExitTwo() throws {
+        #expect(try CLITests.run("verify").status == 2)
+        let header = try CLITests.run("verify", "a.json", "--header", "no colon")
+        #expect(header.status == 2 && header.stderr.contains("--header needs 'Name: value'"))
+        let base = try CLITests.run("verify", "a.json", "--base-url", "ftp://example.com")
+        #expect(base.status == 2 && base.stderr.contains("--base-url needs an http or https URL"))
+        let env = try CLITests.run("verify", "a.json", "--env", "api_key=GRAMOPHONE_SURELY_UNSET_VARIABLE")
+        #expect(env.status == 2 && env.stderr.contains("GRAMOPHONE_SURELY_UNSET_VARIABLE is not set"))
+        let missing = try CLITests.run("verify", "/nonexistent/a.json")
+        #expect(missing.status == 1 && missing.stderr.contains("no such file"))
+        let help = try CLITests.run("verify", "--help")
+        #expect(help.status == 0 && help.stdout.contains("USAGE: gramophone verify VINYL..."))
+    }
+
+    @Test func lintMaxAgeReportsTracksOlderThanTheAge() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("old.json")
+        let url = URL(string: "https://api.example.com/users")!
+        try Vinyl(
+            name: "old",
+            tracks: [
+                Track(request: Track.Request(url: url), outcome: .response(Track.Response()), recordedAt: Date(timeIntervalSinceNow: -100 * 86_400)),
+                Track(request: Track.Request(url: url.appendingPathComponent("1")), outcome: .response(Track.Response()), recordedAt: Date()),
+                Track(request: Track.Request(url: url.appendingPathComponent("2")), outcome: .response(Track.Response())),
+            ]
+        ).write(to: file)
+
+        let old = try CLITests.run("lint", file.path, "--max-age", "90d")
+        #expect(old.status == 1)
+        let lines = old.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        #expect(lines.first?.hasPrefix("\(file.path): tracks[0]: recorded ") == true)
+        #expect(lines.first?.contains("(100 days ago), older than --max-age 90d") == true)
+        #expect(try CLITests.run("lint", file.path, "--max-age", "2000h").status == 1)
+        #expect(try CLITests.run("lint", file.path, "--max-age", "120d").status == 0)
+        #expect(try CLITests.run("lint", file.path).status == 0)
+        for bad in ["90", "90w", "d", "-3d"] {
+            let run = try CLITests.run("lint", file.path, "--max-age", bad)
+            #expect(run.status == 2 && run.stderr.contains("--max-age needs a number and a unit"), "\(bad)")
+        }
+    }
+
+    /// Runs the executable without blocking a thread of the test's pool while it works (these
+    /// runs reach servers and take a moment; a blocked pool thread slows the timing tests).
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> CLITests.Run {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let out = folder.appendingPathComponent("out"), err = folder.appendingPathComponent("err")
+        try Data().write(to: out)
+        try Data().write(to: err)
+        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
+        let process = Process()
+        process.executableURL = try CLITests.binary()
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        try outHandle.close()
+        try errHandle.close()
+        return CLITests.Run(
+            status: process.terminationStatus,
+            stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+    }
+}
