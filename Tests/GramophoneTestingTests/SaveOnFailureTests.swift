@@ -23,21 +23,14 @@ import FoundationNetworking
     }
 
     /// Runs `arguments` on the test binary with the fixture folder set; returns its exit status.
-    static func runFixtures(_ arguments: [String], folder: URL, httpbin: URL) throws -> Int32 {
-        let process = Process()
-        process.executableURL = testBinary
-        process.arguments = arguments
+    static func runFixtures(_ arguments: [String], folder: URL, httpbin: URL) async throws -> Int32 {
+        guard let testBinary else { return -1 }
         var environment = ProcessInfo.processInfo.environment
         environment[SaveOnFailureFixture.variable] = folder.path
         environment["GRAMOPHONE_HTTPBIN"] = httpbin.absoluteString
         // The fixtures choose their own modes; nothing from the parent's run may override them.
         environment["GRAMOPHONE_RECORD_MODE"] = nil
-        process.environment = environment
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+        return try await ChildProcess.run(testBinary, arguments, environment: environment).status
     }
 
     /// An existing vinyl with one track, that a failing test appends to in `.newEpisodes`.
@@ -50,12 +43,12 @@ import FoundationNetworking
     }
 
     @Test(.enabled(if: HTTPBin.isAvailable && testBinary != nil, "runs this test binary as a child process (swift test on Linux)"))
-    func swiftTestingAFailingTestSavesNothingAPassingOneSaves() throws {
+    func swiftTestingAFailingTestSavesNothingAPassingOneSaves() async throws {
         let httpbin = try HTTPBin.baseURL()
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let existing = try Self.writeExisting(in: folder)
-        let status = try Self.runFixtures(["--testing-library", "swift-testing", "--filter", "SaveOnFailureFixtures"], folder: folder, httpbin: httpbin)
+        let status = try await Self.runFixtures(["--testing-library", "swift-testing", "--filter", "SaveOnFailureFixtures"], folder: folder, httpbin: httpbin)
         #expect(status != 0, "the failing fixtures fail the child run")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("failing.json").path), "a brand-new vinyl is not created")
         #expect(try Data(contentsOf: folder.appendingPathComponent("existing.json")) == existing, "an existing vinyl stays as it was")
@@ -64,12 +57,12 @@ import FoundationNetworking
     }
 
     @Test(.enabled(if: HTTPBin.isAvailable && testBinary != nil, "runs this test binary as a child process (swift test on Linux)"))
-    func xcTestAFailingTestSavesNothingAPassingOneSaves() throws {
+    func xcTestAFailingTestSavesNothingAPassingOneSaves() async throws {
         let httpbin = try HTTPBin.baseURL()
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let existing = try Self.writeExisting(in: folder)
-        let status = try Self.runFixtures(["GramophoneTestingTests.SaveOnFailureXCFixtures"], folder: folder, httpbin: httpbin)
+        let status = try await Self.runFixtures(["GramophoneTestingTests.SaveOnFailureXCFixtures"], folder: folder, httpbin: httpbin)
         #expect(status != 0, "the failing fixtures fail the child run")
         let vinyls = folder.appendingPathComponent("SaveOnFailureXCFixtures")
         #expect(!FileManager.default.fileExists(atPath: vinyls.appendingPathComponent("testFailing.json").path), "a brand-new vinyl is not created")

@@ -111,21 +111,21 @@ struct VerifyCommandTests {
         #expect(without.status == 1 && without.stdout.contains("      status: 200 → 401\n"))
     }
 
-    @Test func verifyUsageErrorsExitTwo() throws {
-        #expect(try CLITests.run("verify").status == 2)
-        let header = try CLITests.run("verify", "a.json", "--header", "no colon")
+    @Test func verifyUsageErrorsExitTwo() async throws {
+        #expect(try await CLITests.run("verify").status == 2)
+        let header = try await CLITests.run("verify", "a.json", "--header", "no colon")
         #expect(header.status == 2 && header.stderr.contains("--header needs 'Name: value'"))
-        let base = try CLITests.run("verify", "a.json", "--base-url", "ftp://example.com")
+        let base = try await CLITests.run("verify", "a.json", "--base-url", "ftp://example.com")
         #expect(base.status == 2 && base.stderr.contains("--base-url needs an http or https URL"))
-        let env = try CLITests.run("verify", "a.json", "--env", "api_key=GRAMOPHONE_SURELY_UNSET_VARIABLE")
+        let env = try await CLITests.run("verify", "a.json", "--env", "api_key=GRAMOPHONE_SURELY_UNSET_VARIABLE")
         #expect(env.status == 2 && env.stderr.contains("GRAMOPHONE_SURELY_UNSET_VARIABLE is not set"))
-        let missing = try CLITests.run("verify", "/nonexistent/a.json")
+        let missing = try await CLITests.run("verify", "/nonexistent/a.json")
         #expect(missing.status == 1 && missing.stderr.contains("no such file"))
-        let help = try CLITests.run("verify", "--help")
+        let help = try await CLITests.run("verify", "--help")
         #expect(help.status == 0 && help.stdout.contains("USAGE: gramophone verify VINYL..."))
     }
 
-    @Test func lintMaxAgeReportsTracksOlderThanTheAge() throws {
+    @Test func lintMaxAgeReportsTracksOlderThanTheAge() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("old.json")
@@ -139,49 +139,25 @@ struct VerifyCommandTests {
             ]
         ).write(to: file)
 
-        let old = try CLITests.run("lint", file.path, "--max-age", "90d")
+        let old = try await CLITests.run("lint", file.path, "--max-age", "90d")
         #expect(old.status == 1)
         let lines = old.stdout.split(separator: "\n")
         #expect(lines.count == 1)
         #expect(lines.first?.hasPrefix("\(file.path): tracks[0]: recorded ") == true)
         #expect(lines.first?.contains("(100 days ago), older than --max-age 90d") == true)
-        #expect(try CLITests.run("lint", file.path, "--max-age", "2000h").status == 1)
-        #expect(try CLITests.run("lint", file.path, "--max-age", "120d").status == 0)
-        #expect(try CLITests.run("lint", file.path).status == 0)
+        #expect(try await CLITests.run("lint", file.path, "--max-age", "2000h").status == 1)
+        #expect(try await CLITests.run("lint", file.path, "--max-age", "120d").status == 0)
+        #expect(try await CLITests.run("lint", file.path).status == 0)
         for bad in ["90", "90w", "d", "-3d"] {
-            let run = try CLITests.run("lint", file.path, "--max-age", bad)
+            let run = try await CLITests.run("lint", file.path, "--max-age", bad)
             #expect(run.status == 2 && run.stderr.contains("--max-age needs a number and a unit"), "\(bad)")
         }
     }
 
-    /// Runs the executable without blocking a thread of the test's pool while it works (these
-    /// runs reach servers and take a moment; a blocked pool thread slows the timing tests).
+    /// Runs the executable with `environment` over this process's (see `ChildProcess`).
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> CLITests.Run {
-        let folder = try TestFiles.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let out = folder.appendingPathComponent("out"), err = folder.appendingPathComponent("err")
-        try Data().write(to: out)
-        try Data().write(to: err)
-        let outHandle = try FileHandle(forWritingTo: out), errHandle = try FileHandle(forWritingTo: err)
-        let process = Process()
-        process.executableURL = try CLITests.binary()
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = outHandle
-        process.standardError = errHandle
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
-        try outHandle.close()
-        try errHandle.close()
-        return CLITests.Run(
-            status: process.terminationStatus,
-            stdout: try String(contentsOf: out, encoding: .utf8), stderr: try String(contentsOf: err, encoding: .utf8))
+        let child = try await ChildProcess.run(
+            try CLITests.binary(), arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 })
+        return CLITests.Run(status: child.status, stdout: child.stdout, stderr: child.stderr)
     }
 }
