@@ -153,14 +153,17 @@ struct StreamingTests {
         let (instant, _) = try await player.bytes(for: URLRequest(url: url))
         #expect(try await Self.collect(instant).map(\.data) == live.map(\.data))
 
-        // At the recorded pace, each chunk arrives when it did (within 20%, and a little for scheduling).
+        // At the recorded pace, no chunk arrives before it did when recorded: the replay waits
+        // each one out (counted from the response, which comes after `replayStart`). How late a
+        // chunk may come is the machine's business, not the replay's: a busy machine delivers
+        // them late, and a bound on that failed under load (issue 28).
         player.timing = .recordedDuration()
         let replayStart = ContinuousClock.now
         let (paced, _) = try await player.bytes(for: URLRequest(url: url))
         let replayed = try await Self.collect(paced, since: replayStart)
         #expect(replayed.map(\.data) == live.map(\.data))
         for (chunk, recorded) in zip(replayed, stream.chunks) {
-            #expect(abs(chunk.at - recorded.offset) <= recorded.offset * 0.2 + 0.015, "chunk at \(chunk.at) s, recorded at \(recorded.offset) s")
+            #expect(chunk.at >= recorded.offset, "chunk at \(chunk.at) s, recorded at \(recorded.offset) s")
         }
     }
 
