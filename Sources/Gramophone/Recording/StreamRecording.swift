@@ -9,11 +9,11 @@ extension Turntable {
     /// to the caller as it arrives, keeping each piece with the time it came. When the stream
     /// ends (or a `StreamLimit` stops it, or the caller stops reading) the track, redacted,
     /// joins the vinyl. A transport error before the response is not recorded, as elsewhere.
-    func recordStream(_ live: Track.Request, with recorder: Recorder) async -> Answer {
+    func recordStream(_ live: Track.Request, with recorder: Recorder, through fetch: LiveFetch) async -> Answer {
         let recordedAt = Date()
         let start = ProcessInfo.processInfo.systemUptime
         // Opened as a host left alone is; what comes back is kept here before it is handed on.
-        let opened = await recorder.relay(live)
+        let opened = await recorder.relay(live, through: fetch)
         guard case .success(let (response, _)) = opened.outcome, let liveSource = opened.relayed else { return opened }
         let bytes = ResponseBytes(liveSource)
         let limit = recorder.recording.streamLimit
@@ -89,8 +89,12 @@ extension Turntable {
 }
 
 extension Recorder {
-    /// Hands a live stream on without recording it (a host the recording leaves alone).
-    func relay(_ live: Track.Request) async -> Answer {
+    /// Hands a live stream on without recording it (a host the recording leaves alone), fetched
+    /// through the client stack the request came in through.
+    func relay(_ live: Track.Request, through fetch: LiveFetch) async -> Answer {
+        #if AsyncHTTPClient
+        if case .httpClient(let deadline) = fetch { return await relayThroughHTTPClient(live, deadline: deadline) }
+        #endif
         do {
             let (bytes, response) = try await session.bytes(for: live.urlRequest)
             guard let http = response as? HTTPURLResponse else { return Answer(outcome: .failure(RecordingError.notHTTP(live.url)), source: .network) }

@@ -12,8 +12,14 @@ extension Turntable {
     ///
     /// - Throws: `VinylError(.unwritable)` naming the path; the previous file is unchanged
     ///   and the tracks stay pending, so a later `eject()` can try again.
+    ///
+    /// With the `AsyncHTTPClient` trait, it also shuts down the `HTTPClient` made for the recording
+    /// (never one given as `Recording.httpClient`); recording later makes another.
     public func eject() throws {
         guard let recorder else { return }
+        #if AsyncHTTPClient
+        defer { recorder.httpClient.shutDown() }
+        #endif
         try recorder.writeIfPending { deck.withLock { $0.vinyl } }
     }
 

@@ -44,14 +44,15 @@ extension Turntable {
     static let missLogLimit = 100
 
     /// Answers `live`, the one way through: stubs, then the vinyl, then the recorder, then a
-    /// miss, which is counted, explained and logged here and nowhere else.
-    nonisolated(nonsending) func answer(_ live: Track.Request, streaming: Bool = false) async -> Answer {
+    /// miss, which is counted, explained and logged here and nowhere else. `fetch` is the client
+    /// stack the request came in through: the recorder reaches the network the same way.
+    nonisolated(nonsending) func answer(_ live: Track.Request, streaming: Bool = false, through fetch: LiveFetch = .urlSession) async -> Answer {
         if let stubbed = await stubs.answer(live) { return stubbed }
         var request = live
         if let recorder {
             // Hosts the recording leaves alone go to the real session untouched.
             guard recorder.recording.records(live.url) else {
-                return streaming ? await recorder.relay(live) : await recorder.send(live).answer
+                return streaming ? await recorder.relay(live, through: fetch) : await recorder.send(live).answer
             }
             // Tracks were redacted when recorded; the live request is redacted the same way to match them.
             request = recorder.recording.redaction.redact(live, allowing: recorder.recording.allowedSecrets)
@@ -59,7 +60,7 @@ extension Turntable {
         if recorder?.mode != .all, let played = play(request) { return played }
         if recorder == nil, let played = playRedacted(live) { return played }
         if let recorder, recorder.mayRecord {
-            return streaming ? await recordStream(live, with: recorder) : await record(live, with: recorder)
+            return streaming ? await recordStream(live, with: recorder, through: fetch) : await record(live, with: recorder)
         }
         return miss(request)
     }

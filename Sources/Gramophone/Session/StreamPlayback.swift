@@ -111,18 +111,22 @@ extension Turntable {
     /// kept chunk by chunk, until it ends or the recording's `StreamLimit` stops it.
     /// - Throws: as ``data(for:)``; the bytes end with a recorded stream's error, if it had one.
     public nonisolated(nonsending) func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse) {
-        let live = try Track.Request(request)
-        let answer = await answerFollowingRedirects(live, streaming: true)
+        let (response, source) = try await streamedAnswer(try Track.Request(request))
+        return (ResponseBytes(source), response)
+    }
+
+    /// The response to `live` as soon as it is known, and its body as it arrives: what
+    /// `bytes(for:)`, `HTTPClientSession` and `ClientTransport` hand over, each in its own types.
+    nonisolated(nonsending) func streamedAnswer(_ live: Track.Request, through fetch: LiveFetch = .urlSession) async throws -> (HTTPURLResponse, ChunkSource) {
+        let answer = await answerFollowingRedirects(live, streaming: true, through: fetch)
         // The wait before the response: a stub's delay, a whole track's timing (none for a
         // recorded stream, whose chunks carry their own), also before an error.
         await waitForPlayback(of: answer)
         if Task.isCancelled { throw URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: live.url]) }
         let (response, body) = try answer.outcome.get()
-        if let relayed = answer.relayed { return (ResponseBytes(relayed), response) }
-        if let plan = streamPlan(for: answer, body: body, url: live.url) {
-            return (ResponseBytes(plan.source()), response)
-        }
-        return (ResponseBytes(ChunkSource(chunks: [body])), response)
+        if let relayed = answer.relayed { return (response, relayed) }
+        if let plan = streamPlan(for: answer, body: body, url: live.url) { return (response, plan.source()) }
+        return (response, ChunkSource(chunks: [body]))
     }
 }
 
