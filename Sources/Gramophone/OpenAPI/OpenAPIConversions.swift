@@ -24,7 +24,8 @@ extension Track.Request {
         guard let url = components.url else { throw TurntableTransportError.invalidRequestURL(path: request.path ?? "", baseURL: baseURL) }
         var headers = Headers()
         for field in request.headerFields { headers.add(name: field.name.rawName, value: field.value) }
-        let data = try await body.map { try await Data(collecting: $0, upTo: .max) } ?? Data()
+        var data = Data()
+        if let body { data = try await Data(collecting: body, upTo: .max) }
         self.init(method: request.method.rawValue, url: url, headers: headers, body: data)
     }
 }
@@ -34,7 +35,7 @@ extension HTTPResponse {
     init(_ response: HTTPURLResponse) {
         self.init(status: .init(code: response.statusCode))
         for (name, value) in response.allHeaderFields {
-            guard let name = (name as? String).flatMap(HTTPField.Name.init) else { continue }
+            guard let text = name as? String, let name = HTTPField.Name(text) else { continue }
             headerFields.append(HTTPField(name: name, value: value as? String ?? "\(value)"))
         }
     }

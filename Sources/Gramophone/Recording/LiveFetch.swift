@@ -7,8 +7,19 @@ import NIOCore
 enum LiveFetch: Sendable {
     /// `NetworkSession` and `URLSession`: the recording's `session`.
     case urlSession
+    /// An OpenAPI `ClientTransport` call: the recording's `session`.
+    case clientTransport
     #if AsyncHTTPClient
     /// `HTTPClientSession`: the recording's `httpClient`, by the caller's deadline.
     case httpClient(deadline: NIODeadline)
     #endif
+
+    /// Whether a streamed answer of known length (not an event stream) is recorded whole before
+    /// it is handed on. `bytes(for:)` callers read what they ask for, and keep its chunks; AHC
+    /// and OpenAPI callers get every body as a stream and often drop the one they do not want
+    /// (an error status, an undocumented response), which must still be recorded.
+    var keepsSizedBodiesWhole: Bool {
+        if case .urlSession = self { return false }
+        return true
+    }
 }

@@ -15,6 +15,9 @@ extension Turntable {
         // Opened as a host left alone is; what comes back is kept here before it is handed on.
         let opened = await recorder.relay(live, through: fetch)
         guard case .success(let (response, _)) = opened.outcome, let liveSource = opened.relayed else { return opened }
+        if fetch.keepsSizedBodiesWhole, response.value(forHTTPHeaderField: "Content-Length") != nil, !response.isEventStream {
+            return await recordWhole(live, response: response, from: liveSource, recordedAt: recordedAt, since: start, with: recorder)
+        }
         let bytes = ResponseBytes(liveSource)
         let limit = recorder.recording.streamLimit
         let eventStream = response.isEventStream
@@ -88,10 +91,29 @@ extension Turntable {
 
 }
 
+extension Turntable {
+    /// Reads a live body of known length to its end and keeps it as `data(for:)` keeps a
+    /// response, before handing it on: recorded even if the caller never reads it.
+    private func recordWhole(
+        _ live: Track.Request, response: HTTPURLResponse, from source: ChunkSource, recordedAt: Date, since start: TimeInterval, with recorder: Recorder
+    ) async -> Answer {
+        var body = Data()
+        do {
+            while let piece = try await source.next() { body.append(piece) }
+        } catch {
+            // A transport error is not recorded, as elsewhere.
+            return Answer(outcome: .failure(error), source: .network)
+        }
+        keepRecorded(live, response: response, body: body, recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start, with: recorder)
+        return Answer(outcome: .success((response, body)), source: .network)
+    }
+}
+
 extension Recorder {
     /// Hands a live stream on without recording it (a host the recording leaves alone), fetched
     /// through the client stack the request came in through.
     func relay(_ live: Track.Request, through fetch: LiveFetch) async -> Answer {
+        // An OpenAPI call reaches the network through the recording's session, as URLSession code does.
         #if AsyncHTTPClient
         if case .httpClient(let deadline) = fetch { return await relayThroughHTTPClient(live, deadline: deadline) }
         #endif

@@ -71,6 +71,12 @@ extension Turntable {
         let (answer, duration) = await recorder.send(live)
         // A transport error is not recorded: a flaky network must not become a fixture.
         guard case .success(let (response, body)) = answer.outcome else { return answer }
+        keepRecorded(live, response: response, body: body, recordedAt: recordedAt, duration: duration, with: recorder)
+        return answer
+    }
+
+    /// Adds a response received whole as a new track, redacted.
+    func keepRecorded(_ live: Track.Request, response: HTTPURLResponse, body: Data, recordedAt: Date, duration: TimeInterval, with recorder: Recorder) {
         let track = recorder.recording.redaction.redact(
             Track(
                 request: live, response: Track.Response(recording: response, body: body, for: live.url),
@@ -78,7 +84,6 @@ extension Turntable {
             allowing: recorder.recording.allowedSecrets)
         deck.withLock { $0.appendRecorded(track) }
         recorder.noteRecorded()
-        return answer
     }
 
     /// Replay without a recorder of a vinyl recorded with the default redaction: it holds

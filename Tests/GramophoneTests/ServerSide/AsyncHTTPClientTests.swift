@@ -45,8 +45,10 @@ struct AsyncHTTPClientTests {
 
     /// Records `requests` (made anew for each run, as a stream body is read once) through AHC,
     /// ejects, and replays them on a Turntable with no recorder: each answer must equal the live one.
-    static func recordAndReplay(_ name: String, _ requests: () throws -> [HTTPClientRequest], sourceLocation: SourceLocation = #_sourceLocation) async throws -> (live: [Received], replayed: [Received], vinyl: Vinyl) {
-        let (recorder, folder) = try recorder(name)
+    static func recordAndReplay(
+        _ name: String, _ requests: () throws -> [HTTPClientRequest], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (live: [Received], replayed: [Received], vinyl: Vinyl) {
+        let (recorder, folder) = try Self.recorder(name)
         defer { try? FileManager.default.removeItem(at: folder) }
         var live: [Received] = []
         for request in try requests() { live.append(try await send(request, to: recorder)) }

@@ -34,7 +34,7 @@ struct GeneratedStyleClient: Sendable {
                 (HTTPRequest(method: .get, scheme: nil, authority: nil, path: "/anything/users/\(id)?verbose=true", headerFields: [.accept: "application/json"]), nil)
             },
             deserializer: { response, body in
-                Echo(status: response.status.code, body: try await body.map { try await Data(collecting: $0, upTo: 1 << 20) } ?? Data())
+                Echo(status: response.status.code, body: try await Data(collecting: body ?? HTTPBody(), upTo: 1 << 20))
             })
     }
 
@@ -46,7 +46,7 @@ struct GeneratedStyleClient: Sendable {
                 (HTTPRequest(method: .post, scheme: nil, authority: nil, path: "/post", headerFields: [.contentType: "application/json"]), HTTPBody(json))
             },
             deserializer: { response, body in
-                Echo(status: response.status.code, body: try await body.map { try await Data(collecting: $0, upTo: 1 << 20) } ?? Data())
+                Echo(status: response.status.code, body: try await Data(collecting: body ?? HTTPBody(), upTo: 1 << 20))
             })
     }
 
@@ -126,7 +126,7 @@ struct OpenAPITransportTests {
         try recorder.eject()
         let player = try Turntable(vinylNamed: "stream", from: .folder(folder))
         let (response, body) = try await player.send(request, body: nil, baseURL: base, operationID: "events")
-        #expect(response.headerFields[.contentType] == "text/event-stream")
+        #expect(response.headerFields[.contentType]?.hasPrefix("text/event-stream") == true)
         #expect(try await chunks(body) == live)
         #expect(live.count > 1)
     }
