@@ -53,7 +53,7 @@ extension HTTPURLResponse {
 extension HTTPClientResponse {
     /// The answer as `HTTPClient` would hand it over: status, headers, the final URL (after
     /// redirects) in `history`, and the body as it arrives from `source`.
-    init(_ response: HTTPURLResponse, body source: ChunkSource, requestURL: URL) {
+    init(_ response: HTTPURLResponse, body: StreamedBody, requestURL: URL) {
         var headers = HTTPHeaders()
         for (name, value) in response.allHeaderFields {
             guard let name = name as? String else { continue }
@@ -63,8 +63,15 @@ extension HTTPClientResponse {
         let finalURL = response.url ?? requestURL
         self.init(
             version: .http1_1, status: status, headers: headers,
-            body: .stream(ChunkSequence(source: source).map { ByteBuffer(bytes: $0) }),
+            body: Self.body(body),
             history: [HTTPClientRequestResponse(request: HTTPClientRequest(url: finalURL.absoluteString), responseHead: HTTPResponseHead(version: .http1_1, status: status, headers: headers))])
+    }
+
+    private static func body(_ body: StreamedBody) -> Body {
+        switch body {
+        case .whole(let data): return .bytes(ByteBuffer(bytes: data))
+        case .pieces(let source): return .stream(ChunkSequence(source: source).map { ByteBuffer(bytes: $0) })
+        }
     }
 }
 #endif
