@@ -21,9 +21,40 @@ let package = Package(
         .library(name: "GramophoneTesting", targets: ["GramophoneTesting"]),
         .executable(name: "gramophone", targets: ["GramophoneCLI"]),
     ],
+    // Server-side Swift, both off by default: a package that enables neither resolves no dependency,
+    // because every reference to these packages below is guarded by its trait.
+    traits: [
+        .trait(name: "AsyncHTTPClient", description: "HTTPClientSession: AsyncHTTPClient's HTTPClient and the Turntable replay, record and stub the same vinyls."),
+        .trait(name: "OpenAPI", description: "The Turntable as an OpenAPI ClientTransport, so a generated Client runs on it."),
+        .default(enabledTraits: []),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Tests only: the URLSession transport, to replay one vinyl through both OpenAPI transports.
+        .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+    ],
     targets: [
-        .target(name: "GramophoneSession"),
-        .target(name: "Gramophone", dependencies: ["GramophoneSession"]),
+        .target(
+            name: "GramophoneSession",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            ]
+        ),
+        .target(
+            name: "Gramophone",
+            dependencies: [
+                "GramophoneSession",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
+            ]
+        ),
         .executableTarget(name: "GramophoneCLI", dependencies: ["Gramophone"]),
         // Testing and XCTest come with the toolchain: no package dependency.
         .target(name: "GramophoneTesting", dependencies: ["Gramophone"]),
@@ -35,7 +66,15 @@ let package = Package(
         .target(name: "GramophoneTestSupport", path: "Tests/GramophoneTestSupport"),
         .testTarget(
             name: "GramophoneTests",
-            dependencies: ["Gramophone", "GramophoneWriterProbe", "GramophoneLaunchProbe", "GramophoneTestSupport"],
+            dependencies: [
+                "Gramophone", "GramophoneWriterProbe", "GramophoneLaunchProbe", "GramophoneTestSupport",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
+            ],
             resources: [.copy("Resources")]
         ),
         .testTarget(

@@ -31,10 +31,17 @@ final class Recorder: Sendable {
 
     /// The session that reaches the real network.
     let session: any NetworkSession
+    #if AsyncHTTPClient
+    /// The client that reaches the real network for requests that came in through AsyncHTTPClient.
+    let httpClient: RecordingHTTPClient
+    #endif
 
     init(recording: Recording, mode: RecordMode, file: URL, isNew: Bool, loadedCount: Int, staleness: Staleness? = nil) {
         self.recording = recording
         session = recording.session ?? DeferredSession()
+        #if AsyncHTTPClient
+        httpClient = RecordingHTTPClient(recording.httpClient)
+        #endif
         self.mode = mode
         self.file = file
         self.isNew = isNew

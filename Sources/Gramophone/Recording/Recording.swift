@@ -4,6 +4,10 @@ import Foundation
 import FoundationNetworking
 #endif
 
+#if AsyncHTTPClient
+import AsyncHTTPClient
+#endif
+
 /// How a Turntable records the tracks its vinyl is missing.
 ///
 /// ```swift
@@ -22,6 +26,13 @@ public struct Recording: Sendable {
     /// The session that reaches the real network; nil is an ephemeral `URLSession`, made
     /// when the first request is recorded.
     public var session: (any NetworkSession)?
+    #if AsyncHTTPClient
+    /// The client that reaches the real network for requests that come in through
+    /// `HTTPClientSession` (trait `AsyncHTTPClient`), so what is recorded is what AsyncHTTPClient
+    /// sees; nil is a client made for the recording, configured as `HTTPClient.shared`, and
+    /// shut down on `eject()`.
+    public var httpClient: HTTPClient?
+    #endif
     /// What is taken out of requests and responses before they are matched or written.
     public var redaction: Redaction
     /// The hosts recorded and replayed, subdomains included (`example.com` covers

@@ -9,17 +9,36 @@ extension Turntable {
     /// to the caller, keeping each piece the caller reads with the time it was read. When the
     /// stream ends, a `StreamLimit` stops it, or the caller stops reading, the track, redacted,
     /// joins the vinyl. A transport error before the response is not recorded, as elsewhere.
-    func recordStream(_ live: Track.Request, with recorder: Recorder) async -> Answer {
+    func recordStream(_ live: Track.Request, with recorder: Recorder, through fetch: LiveFetch) async -> Answer {
         let recordedAt = Date()
         let start = ProcessInfo.processInfo.systemUptime
         // Opened as a host left alone is; what comes back is kept here before it is handed on.
-        let opened = await recorder.relay(live)
+        let opened = await recorder.relay(live, through: fetch)
         guard case .success(let (response, _)) = opened.outcome, let liveSource = opened.relayed else { return opened }
+        if fetch.keepsSizedBodiesWhole, response.value(forHTTPHeaderField: "Content-Length") != nil, !response.isEventStream {
+            return await recordWhole(live, response: response, from: liveSource, recordedAt: recordedAt, since: start, with: recorder)
+        }
         let taping = StreamTaping(
             turntable: self, recorder: recorder, request: live, response: response, live: liveSource, recordedAt: recordedAt, start: start)
         taping.startTimer()
         let handedOn = ChunkSource(pull: { try await taping.next() }, stop: { taping.callerStopped() })
         return Answer(outcome: .success((response, Data())), source: .network, relayed: handedOn)
+    }
+
+    /// Reads a body of known length whole, records it, then answers with it: for client stacks
+    /// whose callers may drop a body they did not ask for (`LiveFetch.keepsSizedBodiesWhole`).
+    private func recordWhole(
+        _ live: Track.Request, response: HTTPURLResponse, from source: ChunkSource, recordedAt: Date, since start: TimeInterval, with recorder: Recorder
+    ) async -> Answer {
+        var body = Data()
+        do {
+            while let piece = try await source.next() { body.append(piece) }
+        } catch {
+            // A transport error is not recorded, as elsewhere.
+            return Answer(outcome: .failure(error), source: .network)
+        }
+        keepRecorded(live, response: response, body: body, recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start, with: recorder)
+        return Answer(outcome: .success((response, body)), source: .network)
     }
 }
 
@@ -141,8 +160,13 @@ final class StreamTaping: Sendable {
 }
 
 extension Recorder {
-    /// Hands a live stream on without recording it (a host the recording leaves alone).
-    func relay(_ live: Track.Request) async -> Answer {
+    /// Hands a live stream on without recording it (a host the recording leaves alone), fetched
+    /// through the client stack the request came in through.
+    func relay(_ live: Track.Request, through fetch: LiveFetch) async -> Answer {
+        // An OpenAPI call reaches the network through the recording's session, as URLSession code does.
+        #if AsyncHTTPClient
+        if case .httpClient(let deadline) = fetch { return await relayThroughHTTPClient(live, deadline: deadline) }
+        #endif
         do {
             let (bytes, response) = try await session.bytes(for: live.urlRequest)
             guard let http = response as? HTTPURLResponse else { return Answer(outcome: .failure(RecordingError.notHTTP(live.url)), source: .network) }

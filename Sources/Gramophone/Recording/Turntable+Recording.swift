@@ -18,9 +18,15 @@ extension Turntable {
     /// - Returns: what was written; nil when nothing was (no recording, or nothing new).
     /// - Throws: `VinylError(.unwritable)` naming the path; the previous file is unchanged
     ///   and the tracks stay pending, so a later `eject()` can try again.
+    ///
+    /// With the `AsyncHTTPClient` trait, it also shuts down the `HTTPClient` made for the recording
+    /// (never one given as `Recording.httpClient`); recording later makes another.
     @discardableResult
     public func eject() throws -> RecordingReport? {
         guard let recorder else { return nil }
+        #if AsyncHTTPClient
+        defer { recorder.httpClient.shutDown() }
+        #endif
         return try recorder.writeIfPending { deck.withLock { $0.vinyl } }
     }
 

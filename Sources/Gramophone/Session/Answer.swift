@@ -44,8 +44,9 @@ extension Turntable {
     static let missLogLimit = 100
 
     /// Answers `live`, the one way through: stubs, then the vinyl, then the recorder, then a
-    /// miss, which is counted, explained and logged here and nowhere else.
-    nonisolated(nonsending) func answer(_ live: Track.Request, streaming: Bool = false) async -> Answer {
+    /// miss, which is counted, explained and logged here and nowhere else. `fetch` is the client
+    /// stack the request came in through: the recorder reaches the network the same way.
+    nonisolated(nonsending) func answer(_ live: Track.Request, streaming: Bool = false, through fetch: LiveFetch = .urlSession) async -> Answer {
         if let stubbed = await stubs.answer(live) {
             deck.withLock { $0.log(live) }
             return stubbed
@@ -55,7 +56,7 @@ extension Turntable {
             // Hosts the recording leaves alone go to the real session untouched.
             guard recorder.recording.records(live.url) else {
                 deck.withLock { $0.log(live) }
-                return streaming ? await recorder.relay(live) : await recorder.send(live).answer
+                return streaming ? await recorder.relay(live, through: fetch) : await recorder.send(live).answer
             }
             // Tracks were redacted when recorded; the live request is redacted the same way to match them.
             request = recorder.recording.redaction.redact(live, allowing: recorder.recording.allowedSecrets)
@@ -65,7 +66,7 @@ extension Turntable {
         if let recorder, recorder.mayRecord {
             // Logged as it goes out, so concurrent recordings keep the order they were sent in.
             deck.withLock { $0.log(live) }
-            return streaming ? await recordStream(live, with: recorder) : await record(live, with: recorder)
+            return streaming ? await recordStream(live, with: recorder, through: fetch) : await record(live, with: recorder)
         }
         return miss(request, sent: live)
     }
@@ -76,13 +77,18 @@ extension Turntable {
         let (answer, duration) = await recorder.send(live)
         // A transport error is not recorded: a flaky network must not become a fixture.
         guard case .success(let (response, body)) = answer.outcome else { return answer }
+        keepRecorded(live, response: response, body: body, recordedAt: recordedAt, duration: duration, with: recorder)
+        return answer
+    }
+
+    /// Adds a response received whole as a new track, redacted.
+    func keepRecorded(_ live: Track.Request, response: HTTPURLResponse, body: Data, recordedAt: Date, duration: TimeInterval, with recorder: Recorder) {
         let original = Track(
             request: live, response: Track.Response(recording: response, body: body, for: live.url),
             recordedAt: recordedAt, duration: duration)
         let track = recorder.recording.redaction.redact(original, allowing: recorder.recording.allowedSecrets)
         deck.withLock { $0.appendRecorded(track) }
         recorder.noteRecorded(original, as: track)
-        return answer
     }
 
     /// Replay without a recorder of a vinyl recorded with the default redaction: it holds

@@ -52,11 +52,11 @@ extension Turntable {
     /// each redirect and returns the request to follow, or nil to stop at the 3xx. Each hop
     /// but the last is held back by the playback timing here; the caller waits out the last.
     nonisolated(nonsending) func answerFollowingRedirects(
-        _ live: Track.Request, streaming: Bool = false,
+        _ live: Track.Request, streaming: Bool = false, through fetch: LiveFetch = .urlSession,
         approve: (HTTPURLResponse, URLRequest) async -> URLRequest? = { $1 }
     ) async -> Answer {
         var request = live
-        var answer = await answer(request, streaming: streaming)
+        var answer = await answer(request, streaming: streaming, through: fetch)
         var hops = 0
         while let (response, next) = Self.redirectRequest(after: answer, of: request),
             let nextRequest = try? Track.Request(next), canAnswer(nextRequest)
@@ -69,7 +69,7 @@ extension Turntable {
             if Task.isCancelled { break }
             hops += 1
             request = approvedRequest
-            answer = await self.answer(request, streaming: streaming)
+            answer = await self.answer(request, streaming: streaming, through: fetch)
         }
         return answer
     }

@@ -111,19 +111,41 @@ extension Turntable {
     /// kept chunk by chunk, until it ends or the recording's `StreamLimit` stops it.
     /// - Throws: as ``data(for:)``; the bytes end with a recorded stream's error, if it had one.
     public nonisolated(nonsending) func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse) {
-        let live = try Track.Request(request)
-        let answer = await answerFollowingRedirects(live, streaming: true)
+        let (response, body) = try await streamedAnswer(try Track.Request(request))
+        return (ResponseBytes(body.source), response)
+    }
+
+    /// The response to `live` as soon as it is known, and its body as it arrives: what
+    /// `bytes(for:)`, `HTTPClientSession` and `ClientTransport` hand over, each in its own types.
+    nonisolated(nonsending) func streamedAnswer(_ live: Track.Request, through fetch: LiveFetch = .urlSession) async throws -> (HTTPURLResponse, StreamedBody) {
+        let answer = await answerFollowingRedirects(live, streaming: true, through: fetch)
         // The wait before the response: a stub's delay, a whole track's timing (none for a
         // recorded stream, whose chunks carry their own), also before an error.
         await waitForPlayback(of: answer)
         if Task.isCancelled { throw URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: live.url]) }
         let (response, body) = try answer.outcome.get()
-        if let relayed = answer.relayed { return (ResponseBytes(relayed), response) }
-        if let plan = streamPlan(for: answer, body: body, url: live.url) {
-            return (ResponseBytes(plan.source()), response)
-        }
-        return (ResponseBytes(ChunkSource(chunks: [body])), response)
+        if let relayed = answer.relayed { return (response, .pieces(relayed)) }
+        if let plan = streamPlan(for: answer, body: body, url: live.url) { return (response, .pieces(plan.source())) }
+        return (response, .whole(body))
     }
+}
+
+/// A streamed answer's body: in pieces as they fall due (a recorded stream, a live one), or
+/// whole, which each client library hands over in its cheapest one-piece form.
+enum StreamedBody: Sendable {
+    case whole(Data)
+    case pieces(ChunkSource)
+
+    /// The body as pieces, whichever it is.
+    var source: ChunkSource {
+        switch self {
+        case .whole(let body): return ChunkSource(chunks: [body])
+        case .pieces(let source): return source
+        }
+    }
+}
+
+extension Turntable {
 }
 
 extension HTTPURLResponse {

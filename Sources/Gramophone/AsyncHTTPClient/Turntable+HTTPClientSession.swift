@@ -1,0 +1,25 @@
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import NIOCore
+
+extension Turntable: HTTPClientSession {
+    /// The answer to an AsyncHTTPClient request: from a stub, the vinyl, or the recorder
+    /// (through a real `HTTPClient`, see `Recording.httpClient`), in that order, as
+    /// ``data(for:)`` answers. The body streams as ``bytes(for:)``'s does: a recorded stream
+    /// chunk by chunk, paced by ``timing`` and cut by ``chunking``; any other body in one piece.
+    ///
+    /// A recorded 3xx whose target the Turntable also answers is followed, as `HTTPClient.shared` follows it.
+    /// - Throws: ``TurntableError/noMatchingTrack(_:)`` when nothing answers; a recorded
+    ///   transport error as the `URLError` it was recorded as; `HTTPClientError.invalidURL`.
+    public nonisolated(nonsending) func execute(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
+        let live = try await Track.Request(request)
+        let (response, body) = try await streamedAnswer(live, through: .httpClient(deadline: deadline))
+        return HTTPClientResponse(response, body: body, requestURL: live.url)
+    }
+
+    /// The answer to an AsyncHTTPClient request, as ``execute(_:deadline:)`` gives it.
+    public nonisolated(nonsending) func execute(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
+        try await execute(request, deadline: .now() + timeout)
+    }
+}
+#endif

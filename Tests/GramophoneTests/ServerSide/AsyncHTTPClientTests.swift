@@ -1,0 +1,232 @@
+#if AsyncHTTPClient
+import AsyncHTTPClient
+import Foundation
+import GramophoneTestSupport
+import NIOCore
+import NIOHTTP1
+import Testing
+
+@testable import Gramophone
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// AsyncHTTPClient code on a Turntable: recorded through a real `HTTPClient` against the local
+/// httpbin and streaming server, replayed with no network, byte for byte and chunk by chunk.
+@Suite("AsyncHTTPClient")
+struct AsyncHTTPClientTests {
+    /// A Turntable recording into a fresh folder through `HTTPClient` (nil: the one it makes).
+    static func recorder(_ name: String, httpClient: HTTPClient? = .shared) throws -> (Turntable, URL) {
+        let folder = try TestFiles.temporaryFolder()
+        let turntable = try Turntable(
+            vinylNamed: name, from: .folder(folder), recording: Recording(mode: .once, httpClient: httpClient, environment: RecordingFixtures.localEnvironment))
+        return (turntable, folder)
+    }
+
+    /// What an AHC caller receives: status, headers, and the body chunk by chunk.
+    struct Received: Equatable {
+        var status: UInt
+        var headers: [String: String]
+        var chunks: [Data]
+        var body: Data { chunks.reduce(Data(), +) }
+    }
+
+    static func send(_ request: HTTPClientRequest, to session: some HTTPClientSession) async throws -> Received {
+        let response = try await session.execute(request, timeout: .seconds(30))
+        var chunks: [Data] = []
+        for try await buffer in response.body { chunks.append(Data(buffer.readableBytesView)) }
+        var headers: [String: String] = [:]
+        for (name, value) in response.headers { headers[name.lowercased()] = value }
+        return Received(status: response.status.code, headers: headers, chunks: chunks)
+    }
+
+    static func get(_ url: URL) -> HTTPClientRequest { HTTPClientRequest(url: url.absoluteString) }
+
+    /// Records `requests` (made anew for each run, as a stream body is read once) through AHC,
+    /// ejects, and replays them on a Turntable with no recorder: each answer must equal the live one.
+    static func recordAndReplay(
+        _ name: String, _ requests: () throws -> [HTTPClientRequest], sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws -> (live: [Received], replayed: [Received], vinyl: Vinyl) {
+        let (recorder, folder) = try Self.recorder(name)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var live: [Received] = []
+        for request in try requests() { live.append(try await send(request, to: recorder)) }
+        try recorder.eject()
+        let player = try Turntable(vinylNamed: name, from: .folder(folder))
+        var replayed: [Received] = []
+        for request in try requests() { replayed.append(try await send(request, to: player)) }
+        #expect(replayed.map(\.status) == live.map(\.status), sourceLocation: sourceLocation)
+        #expect(replayed.map(\.body) == live.map(\.body), sourceLocation: sourceLocation)
+        return (live, replayed, player.vinyl)
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func getWithAQueryReplaysByteForByte() async throws {
+        let url = try HTTPBin.baseURL().appendingPathComponent("get")
+        let (live, replayed, vinyl) = try await Self.recordAndReplay("get") { [Self.get(URL(string: url.absoluteString + "?city=Lyon&days=3")!)] }
+        #expect(live[0].status == 200)
+        #expect(String(decoding: live[0].body, as: UTF8.self).contains("Lyon"))
+        #expect(replayed[0].headers["content-type"] == "application/json")
+        #expect(vinyl.tracks.first?.request.url.query == "city=Lyon&days=3")
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func postedJSONIsCollectedMatchedAndRecorded() async throws {
+        let url = try HTTPBin.baseURL().appendingPathComponent("post")
+        let json = #"{"name":"Ada","languages":["en","fr"]}"#
+        func request() -> HTTPClientRequest {
+            var request = Self.get(url)
+            request.method = .POST
+            request.headers.add(name: "Content-Type", value: "application/json")
+            request.body = .bytes(ByteBuffer(string: json))
+            return request
+        }
+        let (live, _, vinyl) = try await Self.recordAndReplay("post") { [request()] }
+        #expect(vinyl.tracks.first?.request.body == Data(json.utf8))
+        let echoed = try JSONSerialization.jsonObject(with: live[0].body) as? [String: Any]
+        #expect((echoed?["json"] as? [String: Any])?["name"] as? String == "Ada")
+        // Matching on the body: a different body misses, with the miss report data(for:) gives.
+        let player = Turntable(vinyl: vinyl, matching: [.method, .url, .body])
+        var other = request()
+        other.body = .bytes(ByteBuffer(string: #"{"name":"Grace"}"#))
+        await #expect(throws: TurntableError.self) { _ = try await Self.send(other, to: player) }
+        #expect(player.playback.missReports.first?.differences.isEmpty == false)
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable), arguments: [true, false])
+    func aMegabytePutStreamedInPiecesIsCollected(knownLength: Bool) async throws {
+        let url = try HTTPBin.baseURL().appendingPathComponent("put")
+        let piece = Data((0..<1000).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+        func request() -> HTTPClientRequest {
+            var request = Self.get(url)
+            request.method = .PUT
+            let pieces = AsyncStream<ByteBuffer> { continuation in
+                for _ in 0..<1000 { continuation.yield(ByteBuffer(bytes: piece)) }
+                continuation.finish()
+            }
+            request.body = .stream(pieces, length: knownLength ? .known(Int64(1_000_000)) : .unknown)
+            return request
+        }
+        let (live, _, vinyl) = try await Self.recordAndReplay("put") { [request()] }
+        #expect(live[0].status == 200)
+        #expect(vinyl.tracks.first?.request.body.count == 1_000_000)
+        #expect(vinyl.tracks.first?.request.body.prefix(1000) == piece)
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func statusesBinaryGzipAndRedirectsReplayAsAsyncHTTPClientSawThem() async throws {
+        let base = try HTTPBin.baseURL()
+        let paths = ["status/418", "bytes/2048?seed=7", "gzip", "redirect/2"]
+        let (live, replayed, vinyl) = try await Self.recordAndReplay("mixed") { paths.map { Self.get(URL(string: base.absoluteString + "/" + $0)!) } }
+        #expect(live.map(\.status) == [418, 200, 200, 200])
+        #expect(live[1].body.count == 2048)
+        // HTTPClient.shared decompresses; what it handed over is what was recorded, header and all.
+        #expect(replayed[2].headers["content-encoding"] == live[2].headers["content-encoding"])
+        #expect(String(decoding: replayed[2].body, as: UTF8.self).contains("\"gzipped\": true"))
+        // AsyncHTTPClient followed the redirects; the track answers the first URL with the final response.
+        #expect(vinyl.tracks[3].response?.url?.path == "/get")
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func theFinalURLAfterARedirectIsTheResponsesURL() async throws {
+        let url = try HTTPBin.baseURL().appendingPathComponent("redirect/1")
+        let (recorder, folder) = try Self.recorder("redirect")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = try await recorder.execute(Self.get(url), timeout: .seconds(30))
+        _ = try await live.body.collect(upTo: 1 << 20)
+        try recorder.eject()
+        let replayed = try await Turntable(vinylNamed: "redirect", from: .folder(folder)).execute(Self.get(url), timeout: .seconds(5))
+        #expect(replayed.url?.path == "/get")
+        #expect(replayed.url == live.url)
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func httpbinsStreamArrivesChunkByChunk() async throws {
+        let url = try HTTPBin.baseURL().appendingPathComponent("stream/5")
+        let (live, replayed, vinyl) = try await Self.recordAndReplay("stream") { [Self.get(url)] }
+        #expect(replayed[0].chunks == live[0].chunks)
+        #expect(vinyl.tracks.first?.response?.stream != nil)
+        #expect(String(decoding: live[0].body, as: UTF8.self).split(separator: "\n").count == 5)
+    }
+
+    @Test(.enabled(if: StreamServer.isAvailable), arguments: ["/sse?count=4&gap=30", "/llm?gap=10", "/anthropic?gap=10", "/binary?gap=10"])
+    func serverSentEventsAndBinaryStreamsReplayChunkByChunk(path: String) async throws {
+        let url = try StreamServer.url(path)
+        let (recorder, folder) = try Self.recorder("events")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = try await Self.send(Self.get(url), to: recorder)
+        try await StreamingTests.waitForRecording(recorder)
+        try recorder.eject()
+        let stream = try #require(Vinyl(contentsOf: folder.appendingPathComponent("events.json")).tracks.first?.response?.stream)
+        #expect(stream.chunks.count == live.chunks.count)
+
+        let player = try Turntable(vinylNamed: "events", from: .folder(folder))
+        #expect(try await Self.send(Self.get(url), to: player).chunks == live.chunks)
+        // Re-cut as bytes(for:) re-cuts it: one event per chunk.
+        guard path != "/binary?gap=10" else { return }
+        player.chunking = .eventPerChunk
+        let cut = try await Self.send(Self.get(url), to: player)
+        #expect(cut.body == live.body)
+        #expect(cut.chunks.allSatisfy { String(decoding: $0, as: UTF8.self).hasSuffix("\n\n") })
+    }
+
+    @Test(.enabled(if: StreamServer.isAvailable))
+    func recordedPacingIsReplayedAsBytesForReplaysIt() async throws {
+        let url = try StreamServer.url("/sse?count=3&gap=80")
+        let (recorder, folder) = try Self.recorder("paced")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try await Self.send(Self.get(url), to: recorder)
+        try await StreamingTests.waitForRecording(recorder)
+        try recorder.eject()
+        let player = try Turntable(vinylNamed: "paced", from: .folder(folder))
+        player.timing = .recordedDuration()
+        let offsets = try #require(player.vinyl.tracks.first?.response?.stream).chunks.map(\.offset)
+        let start = ContinuousClock.now
+        let response = try await player.execute(Self.get(url), timeout: .seconds(5))
+        var arrivals: [Double] = []
+        for try await _ in response.body {
+            let elapsed = ContinuousClock.now - start
+            arrivals.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+        }
+        #expect(arrivals.count == offsets.count)
+        // Each chunk no earlier than it was recorded (scheduling may only make it later).
+        for (arrival, offset) in zip(arrivals, offsets) { #expect(arrival >= offset * 0.95) }
+    }
+
+    @Test func stubsAnswerFirstAndAMissThrowsTheMissReport() async throws {
+        let turntable = Turntable(vinyl: Vinyl(name: "empty"))
+        _ = turntable.stubs.add(Stub("ping").matching(.url(URL(string: "https://api.example.com/ping")!)).responding(with: .json(#"{"pong":true}"#)))
+        let pong = try await Self.send(Self.get(URL(string: "https://api.example.com/ping")!), to: turntable)
+        #expect(pong.status == 200 && pong.body == Data(#"{"pong":true}"#.utf8))
+        await #expect(throws: TurntableError.self) {
+            _ = try await turntable.execute(Self.get(URL(string: "https://api.example.com/missing")!), timeout: .seconds(1))
+        }
+        #expect(turntable.playback.misses == 1)
+        #expect(turntable.playback.missReports.first?.request.url.path == "/missing")
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func redactionAppliesAndTheTokenedRequestStillMatches() async throws {
+        let url = URL(string: try HTTPBin.baseURL().absoluteString + "/get?access_token=s3cr3t-t0ken-value&page=2")!
+        let (recorder, folder) = try Self.recorder("redacted", httpClient: nil)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var request = Self.get(url)
+        request.headers.add(name: "Authorization", value: "Bearer s3cr3t-t0ken-value")
+        _ = try await Self.send(request, to: recorder)
+        // The client made for the recording is shut down here; the vinyl is written.
+        try recorder.eject()
+        let text = try String(contentsOf: folder.appendingPathComponent("redacted.json"), encoding: .utf8)
+        #expect(!text.contains("s3cr3t-t0ken-value"))
+        let replayed = try await Self.send(request, to: try Turntable(vinylNamed: "redacted", from: .folder(folder)))
+        #expect(replayed.status == 200)
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func productionCodeTakesHTTPClientAsAnHTTPClientSession() async throws {
+        let session: any HTTPClientSession = HTTPClient.shared
+        let received = try await Self.send(Self.get(try HTTPBin.baseURL().appendingPathComponent("uuid")), to: session)
+        #expect(received.status == 200)
+    }
+}
+#endif
