@@ -122,7 +122,7 @@ struct OpenAPITransportTests {
             return chunks
         }
         let live = try await chunks(try await recorder.send(request, body: nil, baseURL: base, operationID: "events").1)
-        try await StreamingTests.waitForRecording(recorder)
+        #expect(recorder.playback.recordedCount == 1, "a stream joins the vinyl before its reader sees the end")
         try recorder.eject()
         let player = try Turntable(vinylNamed: "stream", from: .folder(folder))
         let (response, body) = try await player.send(request, body: nil, baseURL: base, operationID: "events")
