@@ -52,7 +52,9 @@ extension Recorder {
                 return Answer(outcome: .failure(RecordingError.notHTTP(live.url)), source: .network)
             }
             let reader = HTTPClientBodyReader(response.body)
-            return Answer(outcome: .success((head, Data())), source: .network, relayed: ChunkSource(pull: { try await reader.next() }))
+            return Answer(
+                outcome: .success((head, Data())), source: .network, relayed: ChunkSource(pull: { try await reader.next() }),
+                head: ResponseHead(head, headers: Headers(response.headers.map { Headers.Field(name: $0.name, value: $0.value) })))
         } catch {
             return Answer(outcome: .failure(error), source: .network)
         }

@@ -13,8 +13,7 @@ extension Turntable: HTTPClientSession {
     ///   transport error as the `URLError` it was recorded as; `HTTPClientError.invalidURL`.
     public nonisolated(nonsending) func execute(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
         let live = try await Track.Request(request)
-        let (response, body) = try await streamedAnswer(live, through: .httpClient(deadline: deadline))
-        return HTTPClientResponse(response, body: body, requestURL: live.url)
+        return HTTPClientResponse(try await streamedAnswer(live, through: .httpClient(deadline: deadline)))
     }
 
     /// The answer to an AsyncHTTPClient request, as ``execute(_:deadline:)`` gives it.

@@ -31,12 +31,12 @@ extension Track.Request {
 }
 
 extension HTTPResponse {
-    /// The status and fields of `response`, as URLSessionTransport hands them over.
-    init(_ response: HTTPURLResponse) {
+    /// The status and fields (as recorded, repeats apart) of a response, as a transport hands them over.
+    init(_ response: HTTPURLResponse, headers: Headers) {
         self.init(status: .init(code: response.statusCode))
-        for (name, value) in response.allHeaderFields {
-            guard let text = name as? String, let name = HTTPField.Name(text) else { continue }
-            headerFields.append(HTTPField(name: name, value: value as? String ?? "\(value)"))
+        for field in headers.fields {
+            guard let name = HTTPField.Name(field.name) else { continue }
+            headerFields.append(HTTPField(name: name, value: field.value))
         }
     }
 }

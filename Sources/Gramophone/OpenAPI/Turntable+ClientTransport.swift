@@ -14,10 +14,11 @@ extension Turntable: ClientTransport {
     ///   client wraps it in its `ClientError`); a recorded transport error as the `URLError` it was.
     public func send(_ request: HTTPRequest, body: HTTPBody?, baseURL: URL, operationID: String) async throws -> (HTTPResponse, HTTPBody?) {
         let live = try await Track.Request(request, body: body, baseURL: baseURL)
-        let (response, body) = try await streamedAnswer(live, through: .clientTransport)
-        switch body {
-        case .whole(let data): return (HTTPResponse(response), HTTPBody(data))
-        case .pieces(let source): return (HTTPResponse(response), HTTPBody(ChunkSequence(source: source), length: .unknown, iterationBehavior: .single))
+        let answer = try await streamedAnswer(live, through: .clientTransport)
+        let response = answer.head.openAPI
+        switch answer.body {
+        case .whole(let data): return (response, HTTPBody(data))
+        case .pieces(let source): return (response, HTTPBody(ChunkSequence(source: source), length: .unknown, iterationBehavior: .single))
         }
     }
 }

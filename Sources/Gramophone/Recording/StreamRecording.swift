@@ -16,19 +16,21 @@ extension Turntable {
         let opened = await recorder.relay(live, through: fetch)
         guard case .success(let (response, _)) = opened.outcome, let liveSource = opened.relayed else { return opened }
         if fetch.keepsSizedBodiesWhole, response.value(forHTTPHeaderField: "Content-Length") != nil, !response.isEventStream {
-            return await recordWhole(live, response: response, from: liveSource, recordedAt: recordedAt, since: start, with: recorder)
+            return await recordWhole(live, response: response, head: opened.head, from: liveSource, recordedAt: recordedAt, since: start, with: recorder)
         }
         let taping = StreamTaping(
-            turntable: self, recorder: recorder, request: live, response: response, live: liveSource, recordedAt: recordedAt, start: start)
+            turntable: self, recorder: recorder, request: live, response: response, headers: opened.head?.headers, live: liveSource, recordedAt: recordedAt,
+            start: start)
         taping.startTimer()
         let handedOn = ChunkSource(pull: { try await taping.next() }, stop: { taping.callerStopped() })
-        return Answer(outcome: .success((response, Data())), source: .network, relayed: handedOn)
+        return Answer(outcome: .success((response, Data())), source: .network, relayed: handedOn, head: opened.head)
     }
 
     /// Reads a body of known length whole, records it, then answers with it: for client stacks
     /// whose callers may drop a body they did not ask for (`LiveFetch.keepsSizedBodiesWhole`).
     private func recordWhole(
-        _ live: Track.Request, response: HTTPURLResponse, from source: ChunkSource, recordedAt: Date, since start: TimeInterval, with recorder: Recorder
+        _ live: Track.Request, response: HTTPURLResponse, head: ResponseHead?, from source: ChunkSource, recordedAt: Date, since start: TimeInterval,
+        with recorder: Recorder
     ) async -> Answer {
         var body = Data()
         do {
@@ -37,8 +39,10 @@ extension Turntable {
             // A transport error is not recorded, as elsewhere.
             return Answer(outcome: .failure(error), source: .network)
         }
-        keepRecorded(live, response: response, body: body, recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start, with: recorder)
-        return Answer(outcome: .success((response, body)), source: .network)
+        keepRecorded(
+            live, response: response, headers: head?.headers, body: body, recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start,
+            with: recorder)
+        return Answer(outcome: .success((response, body)), source: .network, head: head)
     }
 }
 
@@ -61,6 +65,8 @@ final class StreamTaping: Sendable {
     private let recorder: Recorder
     private let request: Track.Request
     private let response: HTTPURLResponse
+    /// The fields as the client library gave them, when it keeps repeats apart.
+    private let headers: Headers?
     private let live: ChunkSource
     private let recordedAt: Date
     private let start: TimeInterval
@@ -68,13 +74,14 @@ final class StreamTaping: Sendable {
     private let timer = Locked<Task<Void, Never>?>(nil)
 
     init(
-        turntable: Turntable, recorder: Recorder, request: Track.Request, response: HTTPURLResponse, live: ChunkSource, recordedAt: Date,
-        start: TimeInterval
+        turntable: Turntable, recorder: Recorder, request: Track.Request, response: HTTPURLResponse, headers: Headers?, live: ChunkSource,
+        recordedAt: Date, start: TimeInterval
     ) {
         self.turntable = turntable
         self.recorder = recorder
         self.request = request
         self.response = response
+        self.headers = headers
         self.live = live
         self.recordedAt = recordedAt
         self.start = start
@@ -143,7 +150,7 @@ final class StreamTaping: Sendable {
         let ended = tape.withLock { tape -> Bool in
             guard tape.end == nil else { return false }
             tape.end = end
-            var recorded = Track.Response(recording: response, body: tape.body, for: request.url)
+            var recorded = Track.Response(recording: response, headers: headers, body: tape.body, for: request.url)
             recorded.stream = TrackStream(chunks: tape.chunks, end: end)
             let original = Track(
                 request: request, outcome: .response(recorded), recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start)

@@ -43,13 +43,21 @@ extension Turntable {
 extension Track.Response {
     /// The response as the client received it. Foundation hands over decoded bodies while the
     /// headers still say `Content-Encoding: gzip`; both are kept as the client saw them
-    /// (see <doc:RecordingAndRedaction>, "Compressed responses").
-    init(recording response: HTTPURLResponse, body: Data, for requestURL: URL) {
-        var fields: [String: String] = [:]
-        for (name, value) in response.allHeaderFields {
-            if let name = name as? String { fields[name] = value as? String ?? "\(value)" }
+    /// (see <doc:RecordingAndRedaction>, "Compressed responses"). `headers` are the fields as a
+    /// client library that keeps them apart gave them (AsyncHTTPClient: order and repeated
+    /// `Set-Cookie` kept); without them, the `HTTPURLResponse`'s, sorted by name.
+    init(recording response: HTTPURLResponse, headers: Headers? = nil, body: Data, for requestURL: URL) {
+        let fields: Headers
+        if let headers {
+            fields = headers
+        } else {
+            var dictionary: [String: String] = [:]
+            for (name, value) in response.allHeaderFields {
+                if let name = name as? String { dictionary[name] = value as? String ?? "\(value)" }
+            }
+            fields = Headers(dictionary)
         }
         let finalURL = response.url.flatMap { $0 == requestURL ? nil : $0 }
-        self.init(status: response.statusCode, headers: Headers(fields), body: body, url: finalURL)
+        self.init(status: response.statusCode, headers: fields, body: body, url: finalURL)
     }
 }

@@ -25,6 +25,10 @@ struct Answer: Sendable {
     var stream: TrackStream?
     /// A live stream handed on while it is recorded; the outcome's body is empty then.
     var relayed: ChunkSource?
+    /// The response's head in each client library's form, where the answer has one ready (a
+    /// track's, built on its first play; a live AsyncHTTPClient response's). Nil where only the
+    /// outcome's `HTTPURLResponse` has it.
+    var head: ResponseHead?
 
     /// The response is a `text/event-stream`: its events are cut at empty lines.
     var isEventStream: Bool {
@@ -82,9 +86,11 @@ extension Turntable {
     }
 
     /// Adds a response received whole as a new track, redacted.
-    func keepRecorded(_ live: Track.Request, response: HTTPURLResponse, body: Data, recordedAt: Date, duration: TimeInterval, with recorder: Recorder) {
+    func keepRecorded(
+        _ live: Track.Request, response: HTTPURLResponse, headers: Headers? = nil, body: Data, recordedAt: Date, duration: TimeInterval, with recorder: Recorder
+    ) {
         let original = Track(
-            request: live, response: Track.Response(recording: response, body: body, for: live.url),
+            request: live, response: Track.Response(recording: response, headers: headers, body: body, for: live.url),
             recordedAt: recordedAt, duration: duration)
         let track = recorder.recording.redaction.redact(original, allowing: recorder.recording.allowedSecrets)
         deck.withLock { $0.appendRecorded(track) }
@@ -142,7 +148,7 @@ extension Turntable.Deck {
         vinyl.tracks.append(track)
         playCounts.append(1)
         played.append(true)
-        responses.append(nil)
+        heads.append(nil)
         // In track order, a track recorded at the end of the vinyl is the one just played.
         if nextInOrder == index { nextInOrder += 1 }
     }

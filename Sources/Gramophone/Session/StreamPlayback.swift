@@ -111,23 +111,41 @@ extension Turntable {
     /// kept chunk by chunk, until it ends or the recording's `StreamLimit` stops it.
     /// - Throws: as ``data(for:)``; the bytes end with a recorded stream's error, if it had one.
     public nonisolated(nonsending) func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse) {
-        let (response, body) = try await streamedAnswer(try Track.Request(request))
-        return (ResponseBytes(body.source), response)
+        let answer = try await streamedAnswer(try Track.Request(request))
+        return (ResponseBytes(answer.body.source), answer.response)
     }
 
     /// The response to `live` as soon as it is known, and its body as it arrives: what
     /// `bytes(for:)`, `HTTPClientSession` and `ClientTransport` hand over, each in its own types.
-    nonisolated(nonsending) func streamedAnswer(_ live: Track.Request, through fetch: LiveFetch = .urlSession) async throws -> (HTTPURLResponse, StreamedBody) {
+    nonisolated(nonsending) func streamedAnswer(_ live: Track.Request, through fetch: LiveFetch = .urlSession) async throws -> StreamedAnswer {
         let answer = await answerFollowingRedirects(live, streaming: true, through: fetch)
         // The wait before the response: a stub's delay, a whole track's timing (none for a
         // recorded stream, whose chunks carry their own), also before an error.
         await waitForPlayback(of: answer)
         if Task.isCancelled { throw URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: live.url]) }
         let (response, body) = try answer.outcome.get()
-        if let relayed = answer.relayed { return (response, .pieces(relayed)) }
-        if let plan = streamPlan(for: answer, body: body, url: live.url) { return (response, .pieces(plan.source())) }
-        return (response, .whole(body))
+        let streamed: StreamedBody
+        if let relayed = answer.relayed {
+            streamed = .pieces(relayed)
+        } else if let plan = streamPlan(for: answer, body: body, url: live.url) {
+            streamed = .pieces(plan.source())
+        } else {
+            streamed = .whole(body)
+        }
+        return StreamedAnswer(response: response, readyHead: answer.head, body: streamed)
     }
+}
+
+/// A response as soon as it is known and its body as it arrives: what each client library's
+/// conversion turns into its own types.
+struct StreamedAnswer: Sendable {
+    var response: HTTPURLResponse
+    /// The head in each library's form, when the answer had it ready (a track's, built once).
+    var readyHead: ResponseHead?
+    var body: StreamedBody
+
+    /// The response's head in each library's form; built here for an answer that had none ready.
+    var head: ResponseHead { readyHead ?? ResponseHead(response) }
 }
 
 /// A streamed answer's body: in pieces as they fall due (a recorded stream, a live one), or
@@ -143,9 +161,6 @@ enum StreamedBody: Sendable {
         case .pieces(let source): return source
         }
     }
-}
-
-extension Turntable {
 }
 
 extension HTTPURLResponse {

@@ -35,8 +35,9 @@ public final class Turntable: NetworkSession, Sendable {
         var answered = 0
         /// Every request this Turntable was sent, as sent, oldest first (the first `requestLogLimit`).
         var requests: [Track.Request] = []
-        /// `HTTPURLResponse`s are immutable and costly to build (~5 µs): one per track, made on first use.
-        var responses: [HTTPURLResponse?]
+        /// Response heads are immutable and costly to build (an `HTTPURLResponse` ~5 µs): one per
+        /// track, made on first use.
+        var heads: [ResponseHead?]
 
         init(vinyl: Vinyl, file: URL?, strategy: MatchingStrategy) {
             self.vinyl = vinyl
@@ -45,7 +46,7 @@ public final class Turntable: NetworkSession, Sendable {
             index = TrackIndex(tracks: vinyl.tracks, matchers: strategy.matchers)
             playCounts = Array(repeating: 0, count: vinyl.tracks.count)
             played = Array(repeating: false, count: vinyl.tracks.count)
-            responses = Array(repeating: nil, count: vinyl.tracks.count)
+            heads = Array(repeating: nil, count: vinyl.tracks.count)
         }
     }
 
@@ -225,14 +226,14 @@ public final class Turntable: NetworkSession, Sendable {
             let source = Answer.Source.track(index, recordedDuration: track.duration)
             switch track.outcome {
             case .response(let response):
-                let httpResponse: HTTPURLResponse
-                if let cached = deck.responses[index] {
-                    httpResponse = cached
+                let head: ResponseHead
+                if let cached = deck.heads[index] {
+                    head = cached
                 } else {
-                    httpResponse = response.httpURLResponse(for: track.request.url)
-                    deck.responses[index] = httpResponse
+                    head = ResponseHead(response, requestURL: track.request.url)
+                    deck.heads[index] = head
                 }
-                return Answer(outcome: .success((httpResponse, response.body)), source: source, stream: response.stream)
+                return Answer(outcome: .success((head.response, response.body)), source: source, stream: response.stream, head: head)
             case .failure(let failure):
                 return Answer(outcome: .failure(failure.makeError(for: live.url)), source: source)
             }

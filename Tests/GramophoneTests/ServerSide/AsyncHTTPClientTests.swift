@@ -223,6 +223,35 @@ struct AsyncHTTPClientTests {
     }
 
     @Test(.enabled(if: HTTPBin.isAvailable))
+    func repeatedHeaderFieldsStayApartRecordedAndReplayed() async throws {
+        // AsyncHTTPClient keeps repeated fields apart (two Set-Cookie lines must not become one):
+        // so does the vinyl it records, and so does the replay.
+        let url = URL(string: try HTTPBin.baseURL().absoluteString + "/response-headers?X-Repeat=one&X-Repeat=two")!
+        let (recorder, folder) = try Self.recorder("repeats")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let live = try await recorder.execute(Self.get(url), timeout: .seconds(30))
+        #expect(live.headers["X-Repeat"] == ["one", "two"])
+        try recorder.eject()
+        let player = try Turntable(vinylNamed: "repeats", from: .folder(folder))
+        #expect(player.vinyl.tracks.first?.response?.headers.values(for: "X-Repeat") == ["one", "two"])
+        let replayed = try await player.execute(Self.get(url), timeout: .seconds(30))
+        #expect(replayed.headers["X-Repeat"] == ["one", "two"])
+        #expect(replayed.status == .ok)
+    }
+
+    @Test(arguments: ["ftp://example.com/file", "http:///no-host", "https://:8080/no-host", "no-scheme/path", "http+unix:///no-socket"])
+    func aURLHTTPClientRefusesIsRefusedWithItsError(url: String) async throws {
+        // What HTTPClient throws for the URL before it connects anywhere, the Turntable throws too.
+        let fromHTTPClient = await #expect(throws: HTTPClientError.self) {
+            _ = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(5))
+        }
+        let fromTurntable = await #expect(throws: HTTPClientError.self) {
+            _ = try await Turntable(vinyl: Vinyl(name: "empty")).execute(HTTPClientRequest(url: url), timeout: .seconds(5))
+        }
+        #expect(fromTurntable == fromHTTPClient)
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable))
     func productionCodeTakesHTTPClientAsAnHTTPClientSession() async throws {
         let session: any HTTPClientSession = HTTPClient.shared
         let received = try await Self.send(Self.get(try HTTPBin.baseURL().appendingPathComponent("uuid")), to: session)
