@@ -7,7 +7,7 @@ import Testing
 @Suite struct CurrentTurntableTests {
     @Test func withoutTheTraitTheErrorSaysToAddIt() throws {
         let error = #expect(throws: VinylError.self) { try Turntable.requireCurrent() }
-        #expect(error?.description.contains("Add .vinyl to the suite or the test") == true)
+        #expect(error?.description.hasPrefix("this test has no vinyl: Turntable.current is nil. Add .vinyl to the suite or the test") == true)
         #expect(error?.problem.contains("this test has no vinyl") == true)
     }
 

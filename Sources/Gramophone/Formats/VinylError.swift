@@ -40,12 +40,11 @@ public struct VinylError: Error, Sendable, Equatable, CustomStringConvertible {
         self.fix = fix
     }
 
+    /// `file: place: problem. fix`; without a file (a vinyl decoded from data, a test with no
+    /// vinyl) it starts at the place, or at the problem.
     public var description: String {
-        var text = file ?? "<vinyl>"
-        if let place { text += ": " + place }
-        text += ": " + problem
-        if !fix.isEmpty { text += ". " + fix }
-        return text
+        let text = [file, place, problem].compactMap { $0 }.joined(separator: ": ")
+        return fix.isEmpty ? text : text + ". " + fix
     }
 }
 
