@@ -51,7 +51,14 @@ public struct TestVinyl: Sendable {
     ///     since the test framework reports that error already.
     ///   - testFailed: whether the test framework recorded a failure for the test.
     public func finish(thrown: (any Error)? = nil, testFailed: Bool = false) -> [VinylProblem] {
+        finishReporting(thrown: thrown, testFailed: testFailed).problems
+    }
+
+    /// ``finish(thrown:testFailed:)``, with what `eject()` wrote (nil when it wrote nothing),
+    /// which the Swift Testing trait attaches to the test.
+    func finishReporting(thrown: (any Error)?, testFailed: Bool) -> (problems: [VinylProblem], written: RecordingReport?) {
         var problems: [VinylProblem] = []
+        var written: RecordingReport?
         let failed = testFailed || thrown != nil || !turntable.playback.missReports.isEmpty
         if failed, configuration.saveOnFailure != true {
             let dropped = turntable.discardRecordings()
@@ -61,7 +68,7 @@ public struct TestVinyl: Sendable {
             }
         }
         do {
-            try turntable.eject()
+            written = try turntable.eject()
         } catch {
             problems.append(.notSaved(error, name: name))
         }
@@ -78,6 +85,6 @@ public struct TestVinyl: Sendable {
         if configuration.allTracksMustPlay == true, !playback.allPlayed {
             problems.append(.unplayed(playback.unplayedTracks, of: turntable.vinyl, file: file.path))
         }
-        return problems
+        return (problems, written)
     }
 }

@@ -121,8 +121,14 @@ private func runWithVinyl<R>(
         result = .failure(error)
     }
     let thrown: (any Error)? = if case .failure(let error) = result { error } else { nil }
-    for problem in vinyl.finish(thrown: thrown, testFailed: failed()) {
+    let (problems, written) = vinyl.finishReporting(thrown: thrown, testFailed: failed())
+    for problem in problems {
         Issue.record(Comment(rawValue: problem.message), sourceLocation: sourceLocation)
+    }
+    // What was written and what the redaction took out, with the test's results (Xcode's
+    // report, `swift test --attachments-path`), not only in the console.
+    if let written {
+        Attachment.record(written.description, named: vinyl.name.replacingOccurrences(of: "/", with: "-") + " recording.txt", sourceLocation: sourceLocation)
     }
     return try result.get()
 }

@@ -57,6 +57,25 @@ import FoundationNetworking
     }
 
     @Test(.enabled(if: HTTPBin.isAvailable && testBinary != nil, "runs this test binary as a child process (swift test on Linux)"))
+    func aTestThatRecordedAttachesWhatWasWritten() async throws {
+        // The recording report goes with the test's results (Xcode's report, --attachments-path),
+        // for the passing test that wrote a vinyl; the failing ones wrote nothing to report.
+        let httpbin = try HTTPBin.baseURL()
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try Self.writeExisting(in: folder)
+        let attachments = folder.appendingPathComponent("attachments")
+        try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
+        _ = try await Self.runFixtures(
+            ["--testing-library", "swift-testing", "--filter", "SaveOnFailureFixtures", "--attachments-path", attachments.path], folder: folder, httpbin: httpbin)
+        let files = try FileManager.default.contentsOfDirectory(atPath: attachments.path)
+        let texts = try files.map { try String(contentsOf: attachments.appendingPathComponent($0), encoding: .utf8) }
+        #expect(files.contains { $0.contains("passing recording") }, "attachments: \(files)")
+        #expect(texts.contains { $0.contains("wrote 1 track") && $0.contains("passing.json") })
+        #expect(!texts.contains { $0.contains("failing.json") }, "a failed test wrote nothing, so attaches nothing")
+    }
+
+    @Test(.enabled(if: HTTPBin.isAvailable && testBinary != nil, "runs this test binary as a child process (swift test on Linux)"))
     func xcTestAFailingTestSavesNothingAPassingOneSaves() async throws {
         let httpbin = try HTTPBin.baseURL()
         let folder = try temporaryFolder()
