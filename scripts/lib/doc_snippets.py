@@ -22,6 +22,9 @@ A block that uses the docs' running example (`UsersClient`, `User`: Examples/) i
                                        target), checked with `swift package dump-package`
     <!-- snippet: other-library X -->  code written against library X (a migration guide's
                                        "before"), not Gramophone: listed, not compiled
+    <!-- snippet: generated X -->      calls code generator X writes from the user's own spec (a
+                                       generated OpenAPI `Client`): listed, not compiled; what it
+                                       calls on Gramophone is compiled in a block of its own
     <!-- snippet: traits A B -->        needs Gramophone's package traits A, B (AsyncHTTPClient,
                                        OpenAPI): compiled in a second package, OUT/traits, that
                                        enables them and can import the libraries they bring
@@ -58,9 +61,9 @@ def blocks(path):
         before = text[:match.start()].rstrip("\n").split("\n")
         marker = MARKER.search(before[-1]) if before else None
         kind, argument = (marker.group(1), marker.group(2)) if marker else ("compile", "")
-        if kind not in ("compile", "continues", "apple-only", "manifest", "other-library", "traits"):
+        if kind not in ("compile", "continues", "apple-only", "manifest", "other-library", "generated", "traits"):
             sys.exit(f"{path}:{line}: unknown snippet marker '{kind}'")
-        if kind in ("other-library", "traits") and not argument:
+        if kind in ("other-library", "generated", "traits") and not argument:
             sys.exit(f"{path}:{line}: '{kind}' names the library or the traits the block is written for")
         yield line, kind, argument, match.group(1)
 
@@ -161,6 +164,9 @@ def main():
             if kind == "other-library":
                 report.append(f"{where}: written for {argument}, not compiled")
                 continue
+            if kind == "generated":
+                report.append(f"{where}: calls code {argument} generates, not compiled")
+                continue
             if kind == "manifest":
                 manifests += 1
                 folder = os.path.join(out, "manifests", str(manifests))
@@ -215,7 +221,8 @@ def main():
         open(os.path.join(out, "traits", "Package.swift"), "w").write(trait_package(root, trait_targets, sorted(traits)))
     print("\n".join(report))
     print(f"{len(report)} blocks: {len(targets)} targets, {manifests} manifests, "
-          f"{sum(1 for r in report if 'not compiled' in r)} written for other libraries")
+          f"{sum(1 for r in report if 'written for' in r)} written for other libraries, "
+          f"{sum(1 for r in report if 'generates, not compiled' in r)} calling generated code")
 
 
 if __name__ == "__main__":
