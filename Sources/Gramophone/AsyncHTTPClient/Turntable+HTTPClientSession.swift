@@ -10,7 +10,8 @@ extension Turntable: HTTPClientSession {
     ///
     /// A recorded 3xx whose target the Turntable also answers is followed, as `HTTPClient.shared` follows it.
     /// - Throws: ``TurntableError/noMatchingTrack(_:)`` when nothing answers; a recorded
-    ///   transport error as the `URLError` it was recorded as; `HTTPClientError.invalidURL`.
+    ///   transport error as the `URLError` it was recorded as; for a URL `HTTPClient` would
+    ///   refuse, the `HTTPClientError` it throws (`.invalidURL`, `.emptyHost`, `.unsupportedScheme(_:)`, …).
     public nonisolated(nonsending) func execute(_ request: HTTPClientRequest, deadline: NIODeadline) async throws -> HTTPClientResponse {
         let live = try await Track.Request(request)
         return HTTPClientResponse(try await streamedAnswer(live, through: .httpClient(deadline: deadline)))
