@@ -50,9 +50,10 @@ extension Turntable {
 
     /// Answers `live`, following redirects to targets this Turntable answers. `approve` sees
     /// each redirect and returns the request to follow, or nil to stop at the 3xx. Each hop
-    /// but the last is held back by the playback timing here; the caller waits out the last.
+    /// but the last is held back by the playback timing here (no later than `deadline`, which
+    /// then ends the answer with its error); the caller waits out the last.
     nonisolated(nonsending) func answerFollowingRedirects(
-        _ live: Track.Request, streaming: Bool = false, through fetch: LiveFetch = .urlSession,
+        _ live: Track.Request, streaming: Bool = false, through fetch: LiveFetch = .urlSession, deadline: ReplayDeadline? = nil,
         approve: (HTTPURLResponse, URLRequest) async -> URLRequest? = { $1 }
     ) async -> Answer {
         var request = live
@@ -65,7 +66,11 @@ extension Turntable {
                 return Answer(outcome: .failure(URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url])), source: .miss)
             }
             guard let approved = await approve(response, next), let approvedRequest = try? Track.Request(approved) else { break }
-            await waitForPlayback(of: answer)
+            do {
+                try await waitForPlayback(of: answer, until: deadline)
+            } catch {
+                return Answer(outcome: .failure(error), source: .miss)
+            }
             if Task.isCancelled { break }
             hops += 1
             request = approvedRequest

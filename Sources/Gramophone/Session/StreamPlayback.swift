@@ -117,11 +117,14 @@ extension Turntable {
 
     /// The response to `live` as soon as it is known, and its body as it arrives: what
     /// `bytes(for:)`, `HTTPClientSession` and `ClientTransport` hand over, each in its own types.
-    nonisolated(nonsending) func streamedAnswer(_ live: Track.Request, through fetch: LiveFetch = .urlSession) async throws -> StreamedAnswer {
-        let answer = await answerFollowingRedirects(live, streaming: true, through: fetch)
+    /// A `deadline` (AsyncHTTPClient's) ends the wait for the response with its error.
+    nonisolated(nonsending) func streamedAnswer(
+        _ live: Track.Request, through fetch: LiveFetch = .urlSession, deadline: ReplayDeadline? = nil
+    ) async throws -> StreamedAnswer {
+        let answer = await answerFollowingRedirects(live, streaming: true, through: fetch, deadline: deadline)
         // The wait before the response: a stub's delay, a whole track's timing (none for a
         // recorded stream, whose chunks carry their own), also before an error.
-        await waitForPlayback(of: answer)
+        try await waitForPlayback(of: answer, until: deadline)
         if Task.isCancelled { throw URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: live.url]) }
         let (response, body) = try answer.outcome.get()
         let streamed: StreamedBody

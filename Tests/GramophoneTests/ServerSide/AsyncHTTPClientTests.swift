@@ -251,6 +251,41 @@ struct AsyncHTTPClientTests {
         #expect(fromTurntable == fromHTTPClient)
     }
 
+    @Test(.enabled(if: HTTPBin.isAvailable), .timeLimit(.minutes(1)))
+    func aResponseSlowerThanTheDeadlineThrowsDeadlineExceededAsHTTPClientDoes() async throws {
+        let url = try HTTPBin.baseURL().appendingPathComponent("delay/1")
+        // Live, HTTPClient gives up at the deadline...
+        await #expect(throws: HTTPClientError.deadlineExceeded) {
+            _ = try await HTTPClient.shared.execute(Self.get(url), timeout: .milliseconds(200))
+        }
+        let (recorder, folder) = try Self.recorder("slow")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        _ = try await Self.send(Self.get(url), to: recorder)
+        try recorder.eject()
+        // ...and so does a replay that plays the recorded second back.
+        let player = try Turntable(vinylNamed: "slow", from: .folder(folder))
+        player.timing = .recordedDuration()
+        await #expect(throws: HTTPClientError.deadlineExceeded) {
+            _ = try await player.execute(Self.get(url), timeout: .milliseconds(200))
+        }
+        // Given the time, the same replay answers.
+        #expect(try await Self.send(Self.get(url), to: player).status == 200)
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aStubDelayedPastTheDeadlineThrowsDeadlineExceededAtTheDeadline() async throws {
+        // Ten minutes of delay: only the deadline ends this test within the time limit.
+        let turntable = Turntable(vinyl: Vinyl(name: "empty"))
+        let url = URL(string: "https://api.example.com/slow")!
+        _ = turntable.stubs.add(Stub("slow").matching(.url(url)).responding(with: StubResponse.json("{}").delayed(by: 600)))
+        await #expect(throws: HTTPClientError.deadlineExceeded) {
+            _ = try await turntable.execute(Self.get(url), timeout: .milliseconds(100))
+        }
+        // A request with no deadline to speak of is not touched by it.
+        _ = turntable.stubs.add(Stub("fast").matching(.url(URL(string: "https://api.example.com/fast")!)).responding(with: .json("{}")))
+        #expect(try await turntable.execute(Self.get(URL(string: "https://api.example.com/fast")!), deadline: .distantFuture).status == .ok)
+    }
+
     @Test(.enabled(if: HTTPBin.isAvailable))
     func productionCodeTakesHTTPClientAsAnHTTPClientSession() async throws {
         let session: any HTTPClientSession = HTTPClient.shared
