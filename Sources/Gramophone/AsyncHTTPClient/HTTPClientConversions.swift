@@ -44,12 +44,13 @@ extension Track.Request {
                 bytes[index + 2] == UInt8(ascii: "/")
             else { return false }
             index += 3
-            // A host: not empty, and no user info or port-only authority for the parsed URL to judge.
+            // A host: not empty, and no user info, port-only authority or percent-encoding (a host
+            // that decodes to invalid UTF-8 has none) for the parsed URL to judge.
             guard bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#"),
                 bytes[index] != UInt8(ascii: ":")
             else { return false }
             while index < bytes.count, bytes[index] != UInt8(ascii: "/"), bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") {
-                if bytes[index] == UInt8(ascii: "@") { return false }
+                if bytes[index] == UInt8(ascii: "@") || bytes[index] == UInt8(ascii: "%") { return false }
                 index += 1
             }
             return true

@@ -44,8 +44,8 @@ extension Track.Response {
     /// The response as the client received it. Foundation hands over decoded bodies while the
     /// headers still say `Content-Encoding: gzip`; both are kept as the client saw them
     /// (see <doc:RecordingAndRedaction>, "Compressed responses"). `headers` are the fields as a
-    /// client library that keeps them apart gave them (AsyncHTTPClient: order and repeated
-    /// `Set-Cookie` kept); without them, the `HTTPURLResponse`'s, sorted by name.
+    /// client library that keeps them apart gave them (AsyncHTTPClient: repeated `Set-Cookie`
+    /// kept apart, in their order); without them, the `HTTPURLResponse`'s, sorted by name.
     init(recording response: HTTPURLResponse, headers: Headers? = nil, body: Data, for requestURL: URL) {
         let fields: Headers
         if let headers {

@@ -12,6 +12,8 @@ struct StubAnswer: Sendable {
     var cachePolicy: URLCache.StoragePolicy
     /// The chunks of a streaming stub (`.events`, `.chunks`).
     var stream: TrackStream?
+    /// The response's fields as the stub gives them, repeats apart (the `HTTPURLResponse` joins them).
+    var headers: Headers?
 
     /// Dynamic providers may return dynamic responses; a chain this long is a mistake.
     private static let maximumDynamicDepth = 16
@@ -43,17 +45,19 @@ struct StubAnswer: Sendable {
         switch current.kind {
         case .fixed(.response(let fixed)) where fixed.stream != nil:
             // A stream's chunks are its own bytes: placeholders would move their boundaries.
-            return StubAnswer(outcome: .success((fixed.httpURLResponse(for: url), fixed.body)), condition: condition, cachePolicy: current.cachePolicy, stream: fixed.stream)
+            return StubAnswer(
+                outcome: .success((fixed.httpURLResponse(for: url), fixed.body)), condition: condition, cachePolicy: current.cachePolicy, stream: fixed.stream,
+                headers: fixed.headers)
         case .fixed(.response(var fixed)):
             let filled = Placeholders.fill(fixed.body, variables: request.variables, values: placeholders)
             if filled != fixed.body, fixed.headers["Content-Length"] != nil { fixed.headers["Content-Length"] = String(filled.count) }
             fixed.body = filled
-            return StubAnswer(outcome: .success((fixed.httpURLResponse(for: url), fixed.body)), condition: condition, cachePolicy: current.cachePolicy)
+            return StubAnswer(outcome: .success((fixed.httpURLResponse(for: url), fixed.body)), condition: condition, cachePolicy: current.cachePolicy, headers: fixed.headers)
         case .fixed(.failure(let failure)):
             return StubAnswer(outcome: .failure(failure.makeError(for: url)), condition: condition, cachePolicy: .notAllowed)
         case .echo(let status):
             let echoed = Track.Response(status: status, headers: ["Content-Type": "application/json"], body: echoBody(request.request))
-            return StubAnswer(outcome: .success((echoed.httpURLResponse(for: url), echoed.body)), condition: condition, cachePolicy: current.cachePolicy)
+            return StubAnswer(outcome: .success((echoed.httpURLResponse(for: url), echoed.body)), condition: condition, cachePolicy: current.cachePolicy, headers: echoed.headers)
         case .dynamic:
             // The loop above leaves no dynamic response behind.
             return StubAnswer(outcome: .failure(URLError(.unknown)), condition: condition, cachePolicy: .notAllowed)

@@ -14,6 +14,8 @@ extension StubRegistry {
         guard case .stubbed(let response, let request, let placeholders, let condition) = resolve(live, answering: true) else { return nil }
         let answer = await StubAnswer.make(response, for: request, placeholders: placeholders, condition: condition)
         let byteCount = (try? answer.outcome.get().1.count) ?? 0
-        return Answer(outcome: answer.outcome, source: .stub(delay: answer.condition.totalDelay(byteCount: byteCount)), stream: answer.stream)
+        // The head in each client library's form, with the stub's fields as it gives them.
+        let head = (try? answer.outcome.get()).map { response, _ in answer.headers.map { ResponseHead(response, headers: $0) } ?? ResponseHead(response) }
+        return Answer(outcome: answer.outcome, source: .stub(delay: answer.condition.totalDelay(byteCount: byteCount)), stream: answer.stream, head: head)
     }
 }
