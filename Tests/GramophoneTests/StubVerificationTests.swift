@@ -40,6 +40,18 @@ import FoundationNetworking
         #expect(posts.requests.first.map { String(decoding: $0.body, as: UTF8.self) } == #"{"title":"hi"}"#)
     }
 
+    @Test func aStubAnsweringManyRequestsCountsThemAllAndKeepsTheFirstTenThousand() async throws {
+        // A stub in a load test or a long process-wide run must not keep every request it answered.
+        let turntable = Turntable(vinyl: Vinyl(name: "empty"))
+        let handle = turntable.stubs.add(Stub().matching(.host("api.example.com")).responding(with: .status(204)))
+        for number in 0...10_000 {
+            _ = try await turntable.data(for: URLRequest(url: try url("https://api.example.com/items/\(number)")))
+        }
+        #expect(handle.requestCount == 10_001)
+        #expect(handle.requests.count == 10_000)
+        #expect(handle.requests.last?.url.path == "/items/9999")
+    }
+
     @Test func requestsAreLoggedAsSentAndOnlyWhenAStubAnswers() async throws {
         let turntable = Turntable(vinyl: Vinyl(name: "empty"))
         let handle = turntable.stubs.add(Stub().matching(.host("api.example.com")).responding(with: .status(204)))

@@ -39,9 +39,10 @@ public final class Turntable: NetworkSession, Sendable {
         /// track, made on first use.
         var heads: [ResponseHead?]
 
-        init(vinyl: Vinyl, file: URL?, strategy: MatchingStrategy) {
+        init(vinyl: Vinyl, file: URL?, sourceFile: URL?, strategy: MatchingStrategy) {
             self.vinyl = vinyl
             self.file = file
+            self.sourceFile = sourceFile
             self.strategy = strategy
             index = TrackIndex(tracks: vinyl.tracks, matchers: strategy.matchers)
             playCounts = Array(repeating: 0, count: vinyl.tracks.count)
@@ -65,8 +66,8 @@ public final class Turntable: NetworkSession, Sendable {
         self.init(vinyl: vinyl, matching: matching, file: nil, recorder: nil)
     }
 
-    init(vinyl: Vinyl, matching: MatchingStrategy, file: URL?, recorder: Recorder?) {
-        deck = Locked(Deck(vinyl: vinyl, file: file, strategy: matching))
+    init(vinyl: Vinyl, matching: MatchingStrategy, file: URL?, sourceFile: URL? = nil, recorder: Recorder?) {
+        deck = Locked(Deck(vinyl: vinyl, file: file, sourceFile: sourceFile, strategy: matching))
         self.recorder = recorder
     }
 
@@ -108,8 +109,7 @@ public final class Turntable: NetworkSession, Sendable {
         let source = try store.sourceFile(for: name, near: sourcePath)
         guard let recording else {
             let file = try store.file(for: name)
-            self.init(vinyl: try Self.read(file, from: store), matching: matching, file: file, recorder: nil)
-            deck.withLock { $0.sourceFile = source }
+            self.init(vinyl: try Self.read(file, from: store), matching: matching, file: file, sourceFile: source, recorder: nil)
             return
         }
         var mode = try recording.resolvedMode(defaultForBundle: store.isBundle)
@@ -134,8 +134,7 @@ public final class Turntable: NetworkSession, Sendable {
             vinyl = Vinyl(name: vinyl.name)
         }
         let recorder = Recorder(recording: recording, mode: mode, file: file, isNew: !exists, loadedCount: vinyl.tracks.count, staleness: staleness)
-        self.init(vinyl: vinyl, matching: matching, file: file, recorder: recorder)
-        deck.withLock { $0.sourceFile = source }
+        self.init(vinyl: vinyl, matching: matching, file: file, sourceFile: source, recorder: recorder)
         if let staleness, recording.printsStaleness, staleness.isReRecorded || staleness.claimReport() {
             FileHandle.standardError.write(Data((staleness.description + "\n").utf8))
         }
@@ -169,8 +168,7 @@ public final class Turntable: NetworkSession, Sendable {
 
     private func load(_ vinyl: Vinyl, file: URL?, source: URL? = nil) {
         deck.withLock { deck in
-            deck = Deck(vinyl: vinyl, file: file, strategy: deck.strategy)
-            deck.sourceFile = source
+            deck = Deck(vinyl: vinyl, file: file, sourceFile: source, strategy: deck.strategy)
         }
     }
 
@@ -187,11 +185,7 @@ public final class Turntable: NetworkSession, Sendable {
     public var matching: MatchingStrategy {
         get { deck.withLock { $0.strategy } }
         set {
-            deck.withLock { deck in
-                let source = deck.sourceFile
-                deck = Deck(vinyl: deck.vinyl, file: deck.file, strategy: newValue)
-                deck.sourceFile = source
-            }
+            deck.withLock { deck in deck = Deck(vinyl: deck.vinyl, file: deck.file, sourceFile: deck.sourceFile, strategy: newValue) }
         }
     }
 

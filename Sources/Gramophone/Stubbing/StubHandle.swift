@@ -16,10 +16,11 @@ public struct StubHandle: Sendable, Hashable {
     /// The registry the stub was added to; its lock guards the requests.
     let registry: StubRegistry
 
-    /// The requests the stub answered, in the order it answered them.
+    /// The requests the stub answered, in the order it answered them (the first 10 000, as
+    /// `playback.requests` keeps them; ``requestCount`` counts them all).
     public var requests: [Track.Request] { registry.requests(answeredBy: id) }
 
-    /// How many requests the stub answered: `requests.count`, without copying them.
+    /// How many requests the stub answered, without copying them.
     public var requestCount: Int { registry.count(answeredBy: id) }
 
     public static func == (lhs: StubHandle, rhs: StubHandle) -> Bool {

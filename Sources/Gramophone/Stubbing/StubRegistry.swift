@@ -28,10 +28,10 @@ public final class StubRegistry: Sendable {
         /// In the order they are tried.
         var entries: [Entry] = []
         var nextID = 0
-        /// The requests each stub answered, by handle id, in the order it answered them; the
-        /// count picks a sequence's response and enforces `times`. Kept after a stub is
-        /// removed, so its handle still tells; `HTTPStubber.reset()` forgets them.
-        var answered: [Int: [Track.Request]] = [:]
+        /// What each stub answered, by handle id; the count picks a sequence's response and
+        /// enforces `times`. Kept after a stub is removed, so its handle still tells;
+        /// `HTTPStubber.reset()` forgets them.
+        var answered: [Int: AnswerLog] = [:]
         /// Requests for which all of a rule's matchers hold go to the real network (stubber only).
         var ignoreRules: [[StubMatcher]] = []
         var unhandledMode: UnhandledMode = .optIn
@@ -117,7 +117,7 @@ public final class StubRegistry: Sendable {
 
     /// The requests the stub `id` answered, in order.
     func requests(answeredBy id: Int) -> [Track.Request] {
-        state.withLock { $0.answered[id] ?? [] }
+        state.withLock { $0.answered[id]?.requests ?? [] }
     }
 
     /// How many requests the stub `id` answered.
@@ -133,7 +133,7 @@ public final class StubRegistry: Sendable {
             guard state.entries.contains(where: { $0.id == id }) else { return nil }
             let position = state.answered[id]?.count ?? 0
             if let limit, position >= limit { return nil }
-            state.answered[id, default: []].append(request)
+            state.answered[id, default: AnswerLog()].append(request)
             return position
         }
     }
@@ -200,5 +200,17 @@ extension StubRegistry.State {
         let position = answered[entry.id]?.count ?? 0
         if let limit = entry.stub.limit, position >= limit { return nil }
         return position
+    }
+}
+
+/// The requests one stub answered: all counted, the first `Turntable.Deck.requestLogLimit` kept,
+/// so a stub answering millions of requests (a benchmark, a long process-wide run) stays small.
+struct AnswerLog: Sendable {
+    private(set) var count = 0
+    private(set) var requests: [Track.Request] = []
+
+    mutating func append(_ request: Track.Request) {
+        count += 1
+        if requests.count < Turntable.Deck.requestLogLimit { requests.append(request) }
     }
 }
