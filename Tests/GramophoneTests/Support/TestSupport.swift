@@ -26,7 +26,7 @@ enum TestFiles {
 
     /// The repository's own `Vinyls` folder, which the README's first command reads
     /// (`swift run gramophone inspect Vinyls/example.json`): a CLI path, not the default store
-    /// of these tests (that is `Tests/GramophoneTests/Vinyls`).
+    /// of these tests (that is this target's `Vinyls` folder, beside `Support/`).
     static var repositoryVinyls: VinylStore {
         .folder(URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Vinyls"))
     }

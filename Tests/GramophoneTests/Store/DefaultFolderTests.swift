@@ -49,8 +49,9 @@ struct DefaultFolderTests {
     }
 
     @Test func thisTargetsVinylsAreFoundFromThisFile() throws {
-        // Tests/GramophoneTests/DefaultFolderTests.swift → Tests/GramophoneTests/Vinyls, wherever the process runs.
-        let expected = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent().appendingPathComponent("Vinyls")
+        // Tests/GramophoneTests/Store/DefaultFolderTests.swift → the target's folder's Vinyls
+        // (Tests/GramophoneTests then Vinyls), wherever the process runs and however deep the file sits.
+        let expected = URL(fileURLWithPath: "\(#filePath)").deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Vinyls")
         #expect(VinylLocation.defaultFolder(near: "\(#filePath)", environment: [:]).standardizedFileURL.path == expected.standardizedFileURL.path)
         #expect(VinylStore.defaultFolder().description == expected.path)
         // The README's first command reads the repository's Vinyls/example.json: a CLI path, named as a folder here.

@@ -9,7 +9,7 @@ import Testing
 /// or says why not (exit 0 or 1), never dies by a signal (issue 19: a Set-Cookie crashed it).
 @Suite struct ConvertEveryFileTests {
     /// The repository's root, from this file's place in it.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     static func files(under folder: URL) -> [URL] {
         let walker = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
