@@ -30,7 +30,7 @@ public final class Turntable: NetworkSession, Sendable {
         var played: [Bool]
         var nextInOrder = 0
         var misses = 0
-        /// The first misses thrown to the caller (see Turntable+Misses.swift).
+        /// The first misses thrown to the caller (see `miss(_:sent:)` in Answer.swift).
         var missLog: [MissReport] = []
         var answered = 0
         /// Every request this Turntable was sent, as sent, oldest first (the first `requestLogLimit`).
