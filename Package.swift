@@ -62,6 +62,12 @@ let package = Package(
         .executableTarget(name: "GramophoneWriterProbe", dependencies: ["Gramophone"], path: "Tests/GramophoneWriterProbe"),
         // The "app" LaunchEnvironmentTests launches with a UI test's environment; not a product.
         .executableTarget(name: "GramophoneLaunchProbe", dependencies: ["Gramophone"], path: "Tests/GramophoneLaunchProbe"),
+        // Apple's URLSession overloads on Linux, and two app-like modules that call them beside
+        // Gramophone's: `swift build` fails here on a clash an app would hit on Apple platforms
+        // (Gramophone.docc/Platforms.md). Built, never linked into anything; not products.
+        .target(name: "AppleSDKStandIn", path: "Tests/AppleOverloads/AppleSDKStandIn"),
+        .target(name: "AppleOverloadsSessionApp", dependencies: ["GramophoneSession", "AppleSDKStandIn"], path: "Tests/AppleOverloads/SessionApp"),
+        .target(name: "AppleOverloadsGramophoneApp", dependencies: ["Gramophone", "AppleSDKStandIn"], path: "Tests/AppleOverloads/GramophoneApp"),
         // What both test targets need (the local httpbin, temporary folders); not a product.
         .target(name: "GramophoneTestSupport", path: "Tests/GramophoneTestSupport"),
         .testTarget(
