@@ -37,43 +37,71 @@ public protocol NetworkSession: Sendable {
     nonisolated(nonsending) func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse)
     /// A task that, once resumed, sends `request` and calls `completionHandler` with the outcome.
     func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask
+    /// A task that, once resumed, sends a `GET` for `url` and calls `completionHandler` with the outcome.
+    func dataTask(with url: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask
+    /// A task that, once resumed, sends `bodyData` as the request's body and calls
+    /// `completionHandler` with the outcome.
+    func uploadTask(with request: URLRequest, from bodyData: Data?, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void)
+        -> URLSessionUploadTask
+    /// A task that, once resumed, sends the contents of `fileURL` as the request's body and calls
+    /// `completionHandler` with the outcome.
+    func uploadTask(with request: URLRequest, fromFile fileURL: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void)
+        -> URLSessionUploadTask
+    /// A task that, once resumed, downloads the answer into a temporary file and calls
+    /// `completionHandler` with it; the file is removed when the handler returns.
+    func downloadTask(with request: URLRequest, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask
+    /// A task that, once resumed, downloads the answer for `url` as `downloadTask(with:completionHandler:)` does.
+    func downloadTask(with url: URL, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask
 }
 
+// URLSession's own task methods satisfy the task requirements on every platform. Its async
+// methods take a `delegate:` argument with a default value, which does not satisfy a protocol
+// requirement, so the extension below forwards to them. Apple's SDK also has `data(for:)`,
+// `data(from:)`, `upload(for:from:)` and `upload(for:fromFile:)` without `delegate:`, with these
+// exact signatures (Linux Foundation has none of them): each method here is a disfavored
+// overload, so a plain `URLSession.shared.data(for: request)` in a module that imports
+// Gramophone stays the SDK's call and is not ambiguous. The conformance is matched by signature,
+// which the attribute does not affect: through `any NetworkSession` these methods are called.
+// Tests/AppleOverloads builds calls of each against a Linux stand-in of Apple's methods.
 extension URLSession: NetworkSession {
-    // URLSession's own async methods take a `delegate:` argument with a default value, which
-    // does not satisfy a protocol requirement; these forward to them.
     /// URLSession's `data(for:delegate:)` without a task delegate.
+    @_disfavoredOverload
     public nonisolated(nonsending) func data(for request: URLRequest) async throws -> (Data, URLResponse) {
         try await data(for: request, delegate: nil)
     }
 
     /// URLSession's `data(from:delegate:)` without a task delegate.
+    @_disfavoredOverload
     public nonisolated(nonsending) func data(from url: URL) async throws -> (Data, URLResponse) {
         try await data(from: url, delegate: nil)
     }
 
     /// URLSession's `upload(for:from:delegate:)` without a task delegate.
+    @_disfavoredOverload
     public nonisolated(nonsending) func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
         try await upload(for: request, from: bodyData, delegate: nil)
     }
 
     /// URLSession's `upload(for:fromFile:delegate:)` without a task delegate.
+    @_disfavoredOverload
     public nonisolated(nonsending) func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
         try await upload(for: request, fromFile: fileURL, delegate: nil)
     }
 
     /// URLSession's `download(for:delegate:)` without a task delegate.
+    @_disfavoredOverload
     public nonisolated(nonsending) func download(for request: URLRequest) async throws -> (URL, URLResponse) {
         try await download(for: request, delegate: nil)
     }
 
     /// URLSession's `download(from:delegate:)` without a task delegate.
+    @_disfavoredOverload
     public nonisolated(nonsending) func download(from url: URL) async throws -> (URL, URLResponse) {
         try await download(from: url, delegate: nil)
     }
 
-    // Disfavored, so Apple's `bytes(for:delegate:)` (whose `delegate:` has a default) wins a
-    // direct call; the conformance is matched by signature, which the attribute does not affect.
+    // Disfavored like the others, so Apple's `bytes(for:delegate:)` (whose `delegate:` has a
+    // default) wins a direct call.
     /// The response once its headers arrive, and its body piece by piece as the network
     /// delivers it, on every platform (Foundation on Linux has no `bytes(for:)` of its own).
     ///
@@ -88,9 +116,43 @@ extension URLSession: NetworkSession {
     }
 }
 
-// Uploads, downloads and bytes in terms of `data(for:)`, so a session of your own (a fake, a
-// logging wrapper) needs only the three data methods. URLSession and Turntable implement them natively.
+// Uploads, downloads, bytes and their tasks in terms of `data(for:)`, so a session of your own
+// (a fake, a logging wrapper) needs only the three data methods. URLSession and Turntable
+// implement them natively.
 extension NetworkSession {
+    /// A data task for `url`: `dataTask(with:completionHandler:)` with a `GET` request.
+    public func dataTask(with url: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
+        dataTask(with: URLRequest(url: url), completionHandler: completionHandler)
+    }
+
+    /// An upload task that runs `upload(for:from:)` once resumed (a nil body sends an empty one)
+    /// and hands its outcome to `completionHandler`; `cancel()` ends it with `URLError(.cancelled)`.
+    public func uploadTask(
+        with request: URLRequest, from bodyData: Data?, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> URLSessionUploadTask {
+        let body = bodyData ?? Data()
+        return SessionUploadTask.make(request: request, completionHandler: completionHandler) { [self] in try await upload(for: request, from: body) }
+    }
+
+    /// An upload task that runs `upload(for:fromFile:)` once resumed and hands its outcome to
+    /// `completionHandler`.
+    public func uploadTask(
+        with request: URLRequest, fromFile fileURL: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> URLSessionUploadTask {
+        SessionUploadTask.make(request: request, completionHandler: completionHandler) { [self] in try await upload(for: request, fromFile: fileURL) }
+    }
+
+    /// A download task that runs `download(for:)` once resumed and hands the file to
+    /// `completionHandler`, removing it when the handler returns, as URLSession does.
+    public func downloadTask(with request: URLRequest, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask {
+        SessionDownloadTask.make(request: request, completionHandler: completionHandler) { [self] in try await download(for: request) }
+    }
+
+    /// A download task for `url`: `downloadTask(with:completionHandler:)` with a `GET` request.
+    public func downloadTask(with url: URL, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask {
+        downloadTask(with: URLRequest(url: url), completionHandler: completionHandler)
+    }
+
     // Disfavored too: otherwise, on a URLSession, this default would outrank URLSession's own
     // (disfavored) method wherever the SDK's `bytes(for:delegate:)` does not fit (Linux, or a
     // result annotated `ResponseBytes`), and the stream would come in one piece.

@@ -42,6 +42,18 @@ final class DeferredSession: NetworkSession {
         session.dataTask(with: request, completionHandler: completionHandler)
     }
 
+    func uploadTask(with request: URLRequest, from bodyData: Data?, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionUploadTask {
+        session.uploadTask(with: request, from: bodyData, completionHandler: completionHandler)
+    }
+
+    func uploadTask(with request: URLRequest, fromFile fileURL: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionUploadTask {
+        session.uploadTask(with: request, fromFile: fileURL, completionHandler: completionHandler)
+    }
+
+    func downloadTask(with request: URLRequest, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask {
+        session.downloadTask(with: request, completionHandler: completionHandler)
+    }
+
     deinit {
         made.withLock { $0?.finishTasksAndInvalidate() }
     }

@@ -54,5 +54,24 @@ func protocolCalls(_ turntable: Turntable, _ request: URLRequest, _ file: URL) a
         let gramophoneBytes: ResponseBytes = bytes
         _ = gramophoneBytes
         session.dataTask(with: request) { _, _, _ in }.resume()
+        session.uploadTask(with: request, from: data) { _, _, _ in }.resume()
+        session.uploadTask(with: request, fromFile: file) { _, _, _ in }.resume()
+        session.downloadTask(with: request) { _, _, _ in }.resume()
+        session.downloadTask(with: request.url!) { _, _, _ in }.resume()
+    }
+}
+
+/// A networking layer injected by `init`, as the DVR migration guide has it: typed
+/// `any NetworkSession` where it was `URLSession`, its completion-handler calls unchanged.
+final class UploadsClient {
+    let session: any NetworkSession
+    init(session: any NetworkSession = URLSession.shared) { self.session = session }
+
+    func send(_ body: Data, to request: URLRequest, done: @escaping @Sendable (Int?) -> Void) {
+        session.uploadTask(with: request, from: body) { _, response, _ in done((response as? HTTPURLResponse)?.statusCode) }.resume()
+    }
+
+    func fetch(_ url: URL, done: @escaping @Sendable (URL?) -> Void) {
+        session.downloadTask(with: url) { file, _, _ in done(file) }.resume()
     }
 }

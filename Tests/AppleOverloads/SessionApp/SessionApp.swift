@@ -45,7 +45,28 @@ func protocolCalls(_ session: any NetworkSession, _ request: URLRequest, _ file:
     let (bytes, _) = try await session.bytes(for: request)
     let gramophoneBytes: ResponseBytes = bytes
     _ = gramophoneBytes
+    taskCalls(session, request, file)
+}
+
+/// The completion-handler tasks older code calls, through `any NetworkSession`.
+func taskCalls(_ session: any NetworkSession, _ request: URLRequest, _ file: URL) {
     session.dataTask(with: request) { _, _, _ in }.resume()
+    session.dataTask(with: request.url!) { _, _, _ in }.resume()
+    let upload: URLSessionUploadTask = session.uploadTask(with: request, from: Data()) { _, _, _ in }
+    let uploadFile: URLSessionUploadTask = session.uploadTask(with: request, fromFile: file) { _, _, _ in }
+    let download: URLSessionDownloadTask = session.downloadTask(with: request) { _, _, _ in }
+    let downloadURL: URLSessionDownloadTask = session.downloadTask(with: request.url!) { _, _, _ in }
+    for task in [upload, uploadFile, download, downloadURL] as [URLSessionTask] { task.resume() }
+}
+
+/// The same task methods called plainly on a URLSession: URLSession's own.
+func plainTaskCalls(_ session: URLSession, _ request: URLRequest, _ file: URL) {
+    session.dataTask(with: request) { _, _, _ in }.resume()
+    session.dataTask(with: request.url!) { _, _, _ in }.resume()
+    session.uploadTask(with: request, from: nil) { _, _, _ in }.resume()
+    session.uploadTask(with: request, fromFile: file) { _, _, _ in }.resume()
+    session.downloadTask(with: request) { _, _, _ in }.resume()
+    session.downloadTask(with: request.url!) { _, _, _ in }.resume()
 }
 
 /// A generic caller, as a network layer written against the protocol is.
