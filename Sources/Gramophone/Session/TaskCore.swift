@@ -27,7 +27,7 @@ enum UploadSource: Sendable {
     }
 }
 
-/// Who hears the end of a task: its completion handler, or else the Turntable's delegate.
+/// Who hears the end of a task: its completion handler, or else its delegates (its own, then the Turntable's).
 enum TaskCompletion: Sendable {
     case delegate
     case data(@Sendable (Data?, URLResponse?, (any Error)?) -> Void)
@@ -147,7 +147,7 @@ final class TaskCore: Sendable {
     // MARK: The run
 
     private func run(_ task: URLSessionTask) async {
-        let delegation = turntable.delegation(for: completion)
+        let delegation = turntable.delegation(for: completion, task: task)
         let outcome: Result<(HTTPURLResponse, Data), any Error>
         var plan: StreamPlan?
         do {
@@ -163,8 +163,8 @@ final class TaskCore: Sendable {
                     await delegation.perform { delegation.didSendBodyData(task, count) }
                 }
             }
-            // Redirects are followed as URLSession follows them, asking the delegate if there is one.
-            let asked = turntable.delegation(for: .delegate)
+            // Redirects are followed as URLSession follows them, asking the delegates if there are any.
+            let asked = turntable.redirectDelegation(for: task)
             let answer = await turntable.answerFollowingRedirects(live) { response, next in
                 guard let asked else { return next }
                 return await asked.willPerformRedirection(task, response, next)
@@ -295,7 +295,7 @@ final class TaskCore: Sendable {
                 if let file { try? FileManager.default.removeItem(at: file) }
             }
         case .delegate:
-            guard let delegation = turntable.delegation(for: completion) else { return }
+            guard let delegation = turntable.delegation(for: completion, task: task) else { return }
             await delegation.perform { delegation.didComplete(task, error: error) }
         }
     }

@@ -30,6 +30,10 @@ extension SlotMarker {
 enum ProtocolSlots {
     private struct WeakTurntable: Sendable {
         weak var turntable: Turntable?
+        #if canImport(FoundationNetworking)
+        /// On Linux, the delegate of the one `makeURLSession()` session that uses this class.
+        weak var sessionDelegate: TaskFirstDelegate?
+        #endif
     }
 
     private struct Table: Sendable {
@@ -58,10 +62,27 @@ enum ProtocolSlots {
         table.withLock { $0.owners[ObjectIdentifier(protocolClass)]?.turntable }
     }
 
+    #if canImport(FoundationNetworking)
+    /// A protocol class for one `makeURLSession()` session on Linux, which asks its delegate about redirects.
+    static func claim(for turntable: Turntable, sessionDelegate: TaskFirstDelegate) -> URLProtocol.Type {
+        let protocolClass = claim(for: turntable)
+        table.withLock { $0.owners[ObjectIdentifier(protocolClass)]?.sessionDelegate = sessionDelegate }
+        return protocolClass
+    }
+
+    static func sessionDelegate(for protocolClass: AnyClass) -> TaskFirstDelegate? {
+        table.withLock { $0.owners[ObjectIdentifier(protocolClass)]?.sessionDelegate }
+    }
+    #endif
+
     /// Answers `urlProtocol`'s request from `turntable` after the playback delay. Not generic,
     /// so the task captures no metatype of the protocol class.
     static func load(_ urlProtocol: URLProtocol, from turntable: Turntable) -> ProtocolLoad {
         let request = urlProtocol.request
+        #if canImport(FoundationNetworking)
+        // Unchecked: the task is only handed to its delegates, on their queue, as URLSession does.
+        let asking = Unchecked((ProtocolSlots.sessionDelegate(for: type(of: urlProtocol)), urlProtocol.task))
+        #endif
         return ProtocolLoad(urlProtocol) { calls in
             let outcome: Result<(HTTPURLResponse, Data), any Error>
             var plan: StreamPlan?
@@ -69,8 +90,12 @@ enum ProtocolSlots {
                 let live = try Track.Request(request)
                 #if canImport(FoundationNetworking)
                 // Linux Foundation traps on a URLProtocol's redirect (`wasRedirectedTo`), so the
-                // protocol follows it itself and the delegate is not asked (Gramophone.docc/Platforms.md).
-                let answer = await turntable.answerFollowingRedirects(live)
+                // protocol follows it itself, asking a makeURLSession() session's delegates
+                // (Gramophone.docc/Platforms.md).
+                let answer = await turntable.answerFollowingRedirects(live) { response, next in
+                    guard let delegate = asking.value.0, let task = asking.value.1 else { return next }
+                    return await delegate.approveRedirect(of: task, response, next)
+                }
                 #else
                 let answer = await turntable.answer(live)
                 if let (response, next) = Turntable.redirectRequest(after: answer, of: live),
@@ -166,12 +191,27 @@ extension Turntable {
     /// Not on watchOS, where a configuration's `URLProtocol` classes do not intercept requests.
     @available(watchOS, unavailable, message: "URLProtocol does not intercept requests on watchOS: hand the code under test a Turntable (a NetworkSession) instead")
     public func makeURLSession(delegate: (any URLSessionDelegate)? = nil, delegateQueue: OperationQueue? = nil) -> URLSession {
-        URLSession(configuration: makeURLSessionConfiguration(), delegate: delegate, delegateQueue: delegateQueue)
+        #if canImport(FoundationNetworking)
+        // Linux Foundation calls neither a task's own delegate nor any delegate about a
+        // URLProtocol's redirect: the session's delegate is ours, which calls both, in the order
+        // Apple's URLSession does, with a protocol class of this session's own (Platforms.md).
+        let taskFirst = TaskFirstDelegate(delegate)
+        let configuration = settings.withLock { settings in
+            makeURLSessionConfigurationLocked(&settings, protocolClass: ProtocolSlots.claim(for: self, sessionDelegate: taskFirst))
+        }
+        let session = URLSession(configuration: configuration, delegate: taskFirst, delegateQueue: delegateQueue)
+        taskFirst.session = session
+        return session
+        #else
+        return URLSession(configuration: makeURLSessionConfiguration(), delegate: delegate, delegateQueue: delegateQueue)
+        #endif
     }
 
-    func makeURLSessionConfigurationLocked(_ settings: inout SessionSettings, base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
+    func makeURLSessionConfigurationLocked(
+        _ settings: inout SessionSettings, base: URLSessionConfiguration = .ephemeral, protocolClass: URLProtocol.Type? = nil
+    ) -> URLSessionConfiguration {
         let configuration = base.copy() as? URLSessionConfiguration ?? .ephemeral
-        configuration.protocolClasses = [makeProtocolClassLocked(&settings)] + (configuration.protocolClasses ?? [])
+        configuration.protocolClasses = [protocolClass ?? makeProtocolClassLocked(&settings)] + (configuration.protocolClasses ?? [])
         configuration.urlCache = nil
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         return configuration

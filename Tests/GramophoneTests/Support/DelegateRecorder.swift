@@ -27,13 +27,20 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
     /// Runs inside `didReceive data`, e.g. to read task properties mid-flight.
     var onData: (@Sendable (URLSessionDataTask) -> Void)?
 
-    init(queue: OperationQueue = OperationQueue()) {
+    /// Whether `willPerformHTTPRedirection` follows (the request) or refuses (nil).
+    var followsRedirects = true
+    /// Where a task's delegate and its session's both write `"LABEL event"`, to see who heard what first.
+    let shared: (label: String, log: Locked<[String]>)?
+
+    init(queue: OperationQueue = OperationQueue(), shared: (label: String, log: Locked<[String]>)? = nil) {
         self.queue = queue
+        self.shared = shared
         queue.maxConcurrentOperationCount = 1
     }
 
     private func note(_ event: String, _ change: (inout Log) -> Void = { _ in }) {
         let onQueue = OperationQueue.current === queue
+        if let shared { shared.log.withLock { $0.append("\(shared.label) \(event)") } }
         log.withLock { log in
             log.events.append(event)
             if !onQueue { log.offQueue.append(event) }
@@ -91,7 +98,7 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
         note("redirect \(response.statusCode)")
-        completionHandler(request)
+        completionHandler(followsRedirects ? request : nil)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
