@@ -43,7 +43,7 @@ final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
                     answer = await Self.answer(live)
                     #else
                     _ = hops
-                    URLProtocolDelivery.redirect(to: next, after: response, through: calls)
+                    await URLProtocolDelivery.redirect(to: next, after: response, body: (try? answer.outcome.get().1) ?? Data(), through: calls)
                     return
                     #endif
                 }

@@ -103,7 +103,7 @@ enum ProtocolSlots {
                 {
                     // The session asks its delegate and loads the target through this class again.
                     await turntable.waitForPlayback(of: answer)
-                    URLProtocolDelivery.redirect(to: next, after: response, through: calls)
+                    await URLProtocolDelivery.redirect(to: next, after: response, body: (try? answer.outcome.get().1) ?? Data(), through: calls)
                     return
                 }
                 #endif

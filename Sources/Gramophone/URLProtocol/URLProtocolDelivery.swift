@@ -117,14 +117,15 @@ enum URLProtocolDelivery {
     }
 
     #if !canImport(FoundationNetworking)
-    /// Tells the client of a redirect; the URL loading system makes a new load for `request`
-    /// (after asking the delegate). As Apple's CustomHTTPProtocol sample does, this load then
-    /// ends with a cancellation error the system ignores.
-    static func redirect(to request: URLRequest, after response: HTTPURLResponse, through calls: ProtocolClientCalls) {
-        calls.send { client, urlProtocol in
-            client.urlProtocol(urlProtocol, wasRedirectedTo: request, redirectResponse: response)
-            client.urlProtocol(urlProtocol, didFailWithError: NSError(domain: NSCocoaErrorDomain, code: NSUserCancelledError))
-        }
+    /// Tells the client of a redirect; the URL loading system asks the delegates and, when they
+    /// follow it, stops this load and makes a new one for `request`. When they refuse it, the
+    /// system goes on with this load, which then delivers the 3xx (`response` and `body`, no
+    /// error), as URLSession delivers a refused redirect: OHHTTPStubs' way since its #175, read,
+    /// not run here. (Apple's CustomHTTPProtocol sample ends the load with NSUserCancelledError
+    /// instead, which is what a refused redirect would then get.)
+    static func redirect(to request: URLRequest, after response: HTTPURLResponse, body: Data, through calls: ProtocolClientCalls) async {
+        calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, wasRedirectedTo: request, redirectResponse: response) }
+        await deliver(.success((response, body)), to: calls, chunks: immediateChunks(byteCount: body.count, size: max(1, body.count)))
     }
     #endif
 
