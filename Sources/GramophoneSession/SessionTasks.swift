@@ -76,7 +76,10 @@ final class SessionTaskCore: @unchecked Sendable {
             state.run?.cancel()
             return true
         }
-        if cancelled { fail(self, URLError(.cancelled, userInfo: [NSURLErrorFailingURLErrorKey: request.url as Any])) }
+        guard cancelled else { return }
+        var info: [String: Any] = [NSLocalizedDescriptionKey: "cancelled"]
+        if let url = request.url { info[NSURLErrorFailingURLErrorKey] = url }
+        fail(self, URLError(.cancelled, userInfo: info))
     }
 
     /// Records the outcome once; false when the task already ended (cancelled), so the handler is not called twice.
