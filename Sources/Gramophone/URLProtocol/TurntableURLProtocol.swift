@@ -59,20 +59,28 @@ enum ProtocolSlots {
     }
 
     /// Answers `urlProtocol`'s request from `turntable` after the playback delay. Not generic,
-    /// so the task captures no metatype of the protocol class.
+    /// so the task captures no metatype of the protocol class. Called in `startLoading`, where
+    /// the session's state may be read (Linux calls it on the session's queue).
     static func load(_ urlProtocol: URLProtocol, from turntable: Turntable) -> ProtocolLoad {
-        let request = urlProtocol.request
+        let task = LoadingTask(urlProtocol.task, request: urlProtocol.request)
+        // The request as the session sends it: the body, headers and cookies it adds itself.
+        let request = task.completed(urlProtocol.request)
+        let refusal = task.refusal(for: request, recording: turntable.recorder?.mayRecord == true)
+        let receivesPieces = task.receivesPieces
+        let cookies = task.cookieJar
         return ProtocolLoad(urlProtocol) { calls in
+            if let refusal { return await URLProtocolDelivery.deliver(.failure(refusal), to: calls, chunks: []) }
             let outcome: Result<(HTTPURLResponse, Data), any Error>
             var plan: StreamPlan?
+            var relayed: ChunkSource?
             do {
                 let live = try Track.Request(request)
                 #if canImport(FoundationNetworking)
                 // Linux Foundation traps on a URLProtocol's redirect (`wasRedirectedTo`), so the
                 // protocol follows it itself and the delegate is not asked (Gramophone.docc/Platforms.md).
-                let answer = await turntable.answerFollowingRedirects(live)
+                let answer = await turntable.answerFollowingRedirects(live, streaming: receivesPieces, through: .urlProtocol)
                 #else
-                let answer = await turntable.answer(live)
+                let answer = await turntable.answer(live, streaming: receivesPieces, through: .urlProtocol)
                 if let (response, next) = Turntable.redirectRequest(after: answer, of: live),
                     let nextRequest = try? Track.Request(next), turntable.canAnswer(nextRequest)
                 {
@@ -84,16 +92,24 @@ enum ProtocolSlots {
                 #endif
                 await turntable.waitForPlayback(of: answer)
                 outcome = answer.outcome
-                if case .success(let (_, body)) = outcome { plan = turntable.streamPlan(for: answer, body: body, url: live.url) }
+                relayed = answer.relayed
+                if case .network = answer.source, case .success(let (response, _)) = outcome { cookies?.store(from: response, for: request) }
+                if relayed == nil, case .success(let (_, body)) = outcome { plan = turntable.streamPlan(for: answer, body: body, url: live.url) }
             } catch {
                 outcome = .failure(error)
             }
+            if let relayed, case .success(let (response, _)) = outcome {
+                // A live answer (recording, or a host the recording leaves alone) goes on piece by piece as it arrives.
+                return await URLProtocolDelivery.relay(response, from: relayed, to: calls)
+            }
             if let plan {
                 // A streamed answer goes piece by piece, as recorded (or as the stub lists them).
-                return await URLProtocolDelivery.deliver(outcome, to: calls, chunks: URLProtocolDelivery.chunks(of: plan), ending: plan.ending)
+                return await URLProtocolDelivery.deliver(
+                    outcome, to: calls, chunks: URLProtocolDelivery.chunks(of: plan), ending: plan.ending, inOnePiece: !receivesPieces)
             }
             let byteCount = (try? outcome.get().1.count) ?? 0
-            await URLProtocolDelivery.deliver(outcome, to: calls, chunks: URLProtocolDelivery.immediateChunks(byteCount: byteCount, size: turntable.bodyChunkSize))
+            await URLProtocolDelivery.deliver(
+                outcome, to: calls, chunks: URLProtocolDelivery.immediateChunks(byteCount: byteCount, size: turntable.bodyChunkSize), inOnePiece: !receivesPieces)
         }
     }
 
