@@ -158,12 +158,16 @@ extension Turntable {
         settings.withLock { makeProtocolClassLocked(&$0) }
     }
 
-    /// A configuration whose sessions this Turntable answers: `base` (ephemeral by default)
-    /// with the Turntable's URLProtocol class first and caching off, so every request reaches it.
+    /// A configuration whose sessions this Turntable answers: `base` (`.ephemeral` when you pass
+    /// none) with the Turntable's URLProtocol class first and caching off, so every request
+    /// reaches it; the rest of `base` (headers, cookie storage, timeouts) stays.
     ///
-    /// Upload bodies (`uploadTask`, `upload(for:from:)`) do not reach a URLProtocol, so requests
-    /// made that way match without their body; use the Turntable's own upload methods when
-    /// the body matters.
+    /// Recording, what reaches the network and the track is what the session sends: the body
+    /// (of upload tasks too, on Linux; on Apple platforms recording an upload task's body, which
+    /// reaches no URLProtocol there, fails the task with an error saying so), the configuration's
+    /// `httpAdditionalHeaders` and its cookies. On Linux, download tasks complete with
+    /// `URLError(.unsupportedURL)`: Foundation cannot finish them here. See
+    /// <doc:SessionsAndTasks>, "A real URLSession (URLProtocol)".
     ///
     /// Not on watchOS, where a configuration's `URLProtocol` classes do not intercept requests.
     @available(watchOS, unavailable, message: "URLProtocol does not intercept requests on watchOS: hand the code under test a Turntable (a NetworkSession) instead")

@@ -52,24 +52,38 @@ struct URLSessionRecordingTests {
         let session = turntable.makeURLSession()
         defer { session.finishTasksAndInvalidate() }
 
-        let (asyncData, _) = try await session.upload(for: Self.post(base.appendingPathComponent("anything/async")), from: Data("async upload".utf8))
-        #expect(Self.echoedBody(asyncData) == "async upload")
+        var expected: [String: String] = [:]
+        /// The body reached the server (and is expected in the track). On Apple platforms, where
+        /// an upload task's body reaches no URLProtocol, the task may fail saying so instead, and
+        /// then nothing is recorded for it.
+        func check(_ seen: Seen, _ name: String, _ text: String, isUploadTask: Bool = true, sourceLocation: SourceLocation = #_sourceLocation) {
+            #if !canImport(FoundationNetworking)
+            if isUploadTask, seen.errorCode == URLError.cannotDecodeRawData.rawValue { return }
+            #endif
+            #expect(Self.echoedBody(seen.body) == text, sourceLocation: sourceLocation)
+            expected[name] = text
+        }
+
+        let asyncUpload = await Seen.async { try await session.upload(for: Self.post(base.appendingPathComponent("anything/async")), from: Data("async upload".utf8)) }
+        check(asyncUpload, "async", "async upload")
 
         let handler = await Seen.handler { session.uploadTask(with: Self.post(base.appendingPathComponent("anything/handler")), from: Data("handler upload".utf8), completionHandler: $0) }
-        #expect(Self.echoedBody(handler.body) == "handler upload")
+        check(handler, "handler", "handler upload")
 
         let file = folder.appendingPathComponent("body.txt")
         try Data("file upload".utf8).write(to: file)
-        let (fileData, _) = try await session.upload(for: Self.post(base.appendingPathComponent("anything/file")), fromFile: file)
-        #expect(Self.echoedBody(fileData) == "file upload")
+        let fileUpload = await Seen.async { try await session.upload(for: Self.post(base.appendingPathComponent("anything/file")), fromFile: file) }
+        check(fileUpload, "file", "file upload")
 
         var withBody = Self.post(base.appendingPathComponent("anything/body"))
         withBody.httpBody = Data("request body".utf8)
-        let (bodyData, _) = try await session.data(for: withBody)
-        #expect(Self.echoedBody(bodyData) == "request body")
+        check(await Seen.async { try await session.data(for: withBody) }, "body", "request body", isUploadTask: false)
 
         let recorded = Dictionary(turntable.vinyl.tracks.map { ($0.request.url.lastPathComponent, String(decoding: $0.request.body, as: UTF8.self)) }, uniquingKeysWith: { $1 })
-        #expect(recorded == ["async": "async upload", "handler": "handler upload", "file": "file upload", "body": "request body"])
+        #expect(recorded == expected)
+        #if canImport(FoundationNetworking)
+        #expect(expected.count == 4)
+        #endif
     }
 
     @Test("a delegate upload task on a session from makeURLSessionConfiguration(base:) sends and records its body")
@@ -82,6 +96,13 @@ struct URLSessionRecordingTests {
         defer { session.finishTasksAndInvalidate() }
         session.uploadTask(with: Self.post(base.appendingPathComponent("post")), from: Data("delegate upload".utf8)).resume()
         #expect(await recorder.waitForCompletion())
+        #if !canImport(FoundationNetworking)
+        // Apple hands an upload task's body to no URLProtocol: refused with a reason, nothing recorded.
+        if (recorder.log.withLock { $0.error } as? URLError)?.code == .cannotDecodeRawData {
+            #expect(turntable.vinyl.tracks.isEmpty)
+            return
+        }
+        #endif
         #expect(Self.echoedBody(recorder.log.withLock { $0.chunks.reduce(Data(), +) }) == "delegate upload")
         #expect(turntable.vinyl.tracks.map(\.request.body) == [Data("delegate upload".utf8)])
     }
