@@ -145,4 +145,29 @@ struct EchoTests {
         let error = await #expect(throws: TurntableError.self) { _ = try await turntable.data(for: URLRequest(url: URL(string: "https://rpc.example.com/")!)) }
         #expect(error.map { "\($0)" }?.contains("echoing JSON-RPC response id ← request id") == true)
     }
+
+    @Test("an event stream's answer is rewritten event by event, notifications untouched, and its chunks follow the new body")
+    func eventStreamChunksFollowTheRewrite() throws {
+        let notification = "event: message\ndata: {\"jsonrpc\": \"2.0\", \"method\": \"notifications/progress\"}\n\n"
+        let answer = "event: message\ndata: {\"jsonrpc\": \"2.0\", \"id\": 1, \"result\": {}}\n\n"
+        var response = Track.Response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data((notification + answer).utf8))
+        // The answer event arrived cut in two pieces.
+        response.stream = TrackStream(
+            chunks: [.init(offset: 0, length: notification.utf8.count), .init(offset: 0.1, length: 20), .init(offset: 0.2, length: answer.utf8.count - 20)],
+            end: .finished)
+        let url = URL(string: "https://rpc.example.com/mcp")!
+        let recorded = Track.Request(method: "POST", url: url, headers: Headers(), body: Data(#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#.utf8))
+        let live = Track.Request(method: "POST", url: url, headers: Headers(), body: Data(#"{"jsonrpc":"2.0","id":"live-7","method":"tools/call"}"#.utf8))
+
+        let echoed = try #require(Echo.jsonRPCID.apply(to: response, live: live, recorded: recorded))
+        #expect(String(decoding: echoed.body, as: UTF8.self) == notification + "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":\"live-7\",\"result\":{}}\n\n")
+        let chunks = try #require(echoed.stream?.chunks)
+        #expect(chunks.map(\.offset) == [0, 0.1, 0.2])
+        #expect(chunks.first?.length == notification.utf8.count)
+        #expect(chunks.map(\.length).reduce(0, +) == echoed.body.count)
+        // The same ids, or a body that is not JSON-RPC, change nothing.
+        #expect(Echo.jsonRPCID.apply(to: response, live: recorded, recorded: recorded) == nil)
+        let text = Track.Response(status: 200, headers: ["Content-Type": "text/plain"], body: Data("id 1".utf8))
+        #expect(Echo.jsonRPCID.apply(to: text, live: live, recorded: recorded) == nil)
+    }
 }
