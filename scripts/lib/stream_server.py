@@ -17,15 +17,37 @@ Endpoints (all HTTP/1.1 chunked; each chunk is written and flushed on its own):
   /broken?count=N          N events, then the connection is closed without the final chunk.
   /binary                  four chunks of bytes that are not UTF-8.
   /secret                  events carrying an access token in their JSON and in a URL.
+  /gate?key=K              one event, then nothing until /open?key=K is requested (or 20
+                           seconds pass), then a second event and the end: a test sees the
+                           first event arrive while the stream is still open, without a clock.
+  /open?key=K              opens the gate K (a plain 200 answer).
+
+POST /rpc                  a JSON-RPC 2.0 server: each request `{"jsonrpc":"2.0","id":…,
+                           "method":M,"params":P}` is answered `{"jsonrpc":"2.0","id":…,
+                           "result":{"method":M,"params":P}}`; a batch (an array) gets an array
+                           of answers, notifications (no `id`) none. With `Accept:
+                           text/event-stream` the answer is a stream, as MCP's Streamable HTTP
+                           sends it: a server notification event (`notifications/progress`,
+                           no `id`), then one event per answer.
 """
 import json
 import socketserver
 import sys
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 from urllib.parse import parse_qs, urlparse
 
 TOKEN = "sk-stream-9f8e7d6c5b4a39281706f5e4"
+
+# The gates of /gate streams, by key; /open sets one.
+GATES = {}
+GATES_LOCK = threading.Lock()
+
+
+def gate(key):
+    with GATES_LOCK:
+        return GATES.setdefault(key, threading.Event())
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -127,6 +149,20 @@ class Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
                 self.connection.shutdown(2)
                 return
+            elif url.path == "/gate":
+                waiting = gate(query.get("key", ""))
+                self.start()
+                self.chunk("data: %s\n\n" % json.dumps({"gate": "before"}))
+                waiting.wait(20)
+                self.chunk("data: %s\n\n" % json.dumps({"gate": "after"}))
+                self.end()
+            elif url.path == "/open":
+                gate(query.get("key", "")).set()
+                body = b"opened\n"
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
             elif url.path == "/binary":
                 self.start("application/octet-stream")
                 for i in range(4):
@@ -148,6 +184,49 @@ class Handler(BaseHTTPRequestHandler):
                 self.wfile.write(body)
         except (BrokenPipeError, ConnectionResetError):
             pass  # the client went away: the recorder stopped, or the test cancelled
+
+
+    def do_POST(self):
+        url = urlparse(self.path)
+        length = int(self.headers.get("Content-Length") or 0)
+        body = self.rfile.read(length)
+        if url.path != "/rpc":
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        try:
+            message = json.loads(body)
+        except ValueError:
+            message = None
+        batch = isinstance(message, list)
+        answers = []
+        for request in message if batch else [message]:
+            if isinstance(request, dict) and "id" in request:
+                result = {"method": request.get("method"), "params": request.get("params")}
+                answers.append({"jsonrpc": "2.0", "id": request["id"], "result": result})
+        try:
+            if "text/event-stream" in (self.headers.get("Accept") or ""):
+                self.start()
+                note = {"jsonrpc": "2.0", "method": "notifications/progress", "params": {"progress": 1, "total": 2}}
+                self.chunk("event: message\ndata: %s\n\n" % json.dumps(note))
+                for answer in answers:
+                    self.chunk("event: message\ndata: %s\n\n" % json.dumps(answer))
+                self.end()
+                return
+            if not answers:
+                self.send_response(202)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
+            data = json.dumps(answers if batch else answers[0]).encode("utf-8")
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
 
 class Server(socketserver.ThreadingMixIn, HTTPServer):

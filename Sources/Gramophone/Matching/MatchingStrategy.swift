@@ -13,6 +13,8 @@ public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
     }
 
     let mode: Mode
+    /// Values replayed answers take from the live request (`echoing(_:)`).
+    var echoes: [Echo] = []
 
     /// The first track whose request agrees with the live one on every matcher.
     ///
@@ -40,6 +42,24 @@ public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
     /// Method and URL, tracks replayable any number of times.
     public static let `default`: MatchingStrategy = [.method, .url]
 
+    /// JSON-RPC 2.0 over HTTP (MCP's Streamable HTTP, Ethereum nodes, language servers behind a
+    /// gateway): method, URL, and the body ignoring each message's `id` (a batch element by
+    /// element), with every replayed answer taking the live request's ids (``Echo/jsonRPCID``),
+    /// in JSON bodies and in event streams alike; notifications pass through unchanged.
+    ///
+    /// ```swift
+    /// let turntable = try Turntable(vinylNamed: "mcp", matching: .jsonRPC, recording: Recording())
+    /// ```
+    public static let jsonRPC: MatchingStrategy = MatchingStrategy.attributes([.method, .url, .body(ignoring: ["id", "[].id"])]).echoing(.jsonRPCID)
+
+    /// This strategy, with every replayed answer taking values from the live request as `echoes`
+    /// say (applied in order). What is recorded is never changed.
+    public func echoing(_ echoes: Echo...) -> MatchingStrategy {
+        var copy = self
+        copy.echoes += echoes
+        return copy
+    }
+
     /// The matchers compared, for reports.
     var matchers: [Matcher] {
         switch mode {
@@ -50,6 +70,11 @@ public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
 
     /// For miss reports.
     var description: String {
+        let echoing = echoes.isEmpty ? "" : "; echoing " + echoes.map(\.description).joined(separator: ", ")
+        return modeDescription + echoing
+    }
+
+    private var modeDescription: String {
         switch mode {
         case .attributes(let matchers, let playOnce):
             return matchers.map(\.description).joined(separator: ", ") + (playOnce ? " (each track plays once)" : "")

@@ -7,6 +7,10 @@ import NIOCore
 enum LiveFetch: Sendable {
     /// `NetworkSession` and `URLSession`: the recording's `session`.
     case urlSession
+    /// A `URLSession` the Turntable answers (`makeURLSession()`): the recording's `session`. A
+    /// delegate task hears each piece of a stream as it arrives; a body of known length that is
+    /// not an event stream is recorded whole, as `data(for:)` records it.
+    case urlProtocol
     /// An OpenAPI `ClientTransport` call: the recording's `session`.
     case clientTransport
     #if AsyncHTTPClient

@@ -70,6 +70,19 @@ public struct Recording: Sendable {
     /// How to record; each argument sets the property of the same name. The defaults record
     /// once (never on CI, whatever the mode), through an ephemeral `URLSession`, with the default redaction, every
     /// host, no expiry, and the mode overridable through the process's `GRAMOPHONE_RECORD_MODE`.
+    ///
+    /// ```swift
+    /// Recording(mode: .newEpisodes, hosts: ["api.example.com"], reRecordAfter: 90 * 86_400)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - mode: the record mode; nil is `.once` (`.never` for a bundle's vinyl and on CI).
+    ///   - session: what reaches the real network; nil is an ephemeral `URLSession`, made on first use.
+    ///   - redaction: what is taken out of requests and responses before matching and writing.
+    ///   - hosts: the hosts recorded and replayed (subdomains included); nil is every host.
+    ///   - streamLimit: when to stop recording a stream that is still going.
+    ///   - reRecordAfter: seconds after which a vinyl is recorded again; nil is never.
+    ///   - environment: where `GRAMOPHONE_RECORD_MODE`, `CI` and `GRAMOPHONE_QUIET` are read.
     public init(
         mode: RecordMode? = nil,
         session: (any NetworkSession)? = nil,

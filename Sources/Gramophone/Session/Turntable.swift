@@ -33,6 +33,8 @@ public final class Turntable: NetworkSession, Sendable {
         /// The first misses thrown to the caller (see `miss(_:sent:)` in Answer.swift).
         var missLog: [MissReport] = []
         var answered = 0
+        /// Answers rewritten with values from the live request (`MatchingStrategy.echoing`).
+        var echoed = 0
         /// Every request this Turntable was sent, as sent, oldest first (the first `requestLogLimit`).
         var requests: [Track.Request] = []
         /// Response heads are immutable and costly to build (an `HTTPURLResponse` ~5 µs): one per
@@ -199,7 +201,8 @@ public final class Turntable: NetworkSession, Sendable {
                 vinylName: deck.vinyl.name, file: recorder?.file ?? deck.file, mode: recorder?.mode ?? .never,
                 isNew: recorder?.isNew ?? false, isWriteProtected: !(recorder?.mayRecord ?? false),
                 playCounts: deck.playCounts, requestsAnswered: deck.answered, recordedCount: recorded,
-                misses: deck.misses, missReports: deck.missLog, requests: deck.requests, staleness: recorder?.staleness)
+                misses: deck.misses, missReports: deck.missLog, requests: deck.requests, staleness: recorder?.staleness,
+                echoedCount: deck.echoed)
         }
     }
 
@@ -227,11 +230,26 @@ public final class Turntable: NetworkSession, Sendable {
                     head = ResponseHead(response, requestURL: track.request.url)
                     deck.heads[index] = head
                 }
+                // Values the strategy echoes from the live request (a JSON-RPC id) replace the recorded ones.
+                if !deck.strategy.echoes.isEmpty, let echoed = Self.echoing(deck.strategy.echoes, in: response, live: sent ?? live, recorded: track.request) {
+                    deck.echoed += 1
+                    let echoedHead = ResponseHead(echoed, requestURL: track.request.url)
+                    return Answer(outcome: .success((echoedHead.response, echoed.body)), source: source, stream: echoed.stream, head: echoedHead)
+                }
                 return Answer(outcome: .success((head.response, response.body)), source: source, stream: response.stream, head: head)
             case .failure(let failure):
                 return Answer(outcome: .failure(failure.makeError(for: live.url)), source: source)
             }
         }
+    }
+
+    /// `response` with each echo applied in turn; nil when none changed it.
+    private static func echoing(_ echoes: [Echo], in response: Track.Response, live: Track.Request, recorded: Track.Request) -> Track.Response? {
+        var result: Track.Response?
+        for echo in echoes {
+            if let echoed = echo.apply(to: result ?? response, live: live, recorded: recorded) { result = echoed }
+        }
+        return result
     }
 
     private static func select(_ live: Track.Request, _ liveParts: RequestParts, in deck: inout Deck) -> Int? {
@@ -330,6 +348,10 @@ public struct Playback: Sendable, Equatable, CustomStringConvertible {
     /// Set when the vinyl is older than `Recording.reRecordAfter`: whether it is being
     /// recorded again, or replayed stale (on CI, or with `.never`).
     public var staleness: Staleness?
+    /// Replayed answers that took values from the live request, as the matching strategy's
+    /// echoes say (`MatchingStrategy.echoing(_:)`, `.jsonRPC`): their bodies differ from the
+    /// vinyl's by those values.
+    public var echoedCount = 0
 
     /// How many distinct tracks were played at least once.
     public var playedTrackCount: Int { playCounts.lazy.filter { $0 > 0 }.count }
@@ -341,5 +363,6 @@ public struct Playback: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         "vinyl \"\(vinylName)\": mode \(mode), \(isNew ? "new" : "existing")\(isWriteProtected ? ", write-protected" : ""), "
             + "\(requestsAnswered) answered from \(playedTrackCount) of \(playCounts.count) tracks, \(recordedCount) recorded, \(misses) missed"
+            + (echoedCount > 0 ? ", \(echoedCount) echoing the live request" : "")
     }
 }

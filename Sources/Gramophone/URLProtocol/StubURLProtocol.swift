@@ -22,7 +22,14 @@ final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
 
     override func startLoading() {
         let request = self.request
+        #if canImport(FoundationNetworking)
+        // Linux Foundation cannot finish a download a URLProtocol loads (LoadingTask.refusal).
+        let refusal = self.task is URLSessionDownloadTask ? LoadingTask(self.task, request: request).refusal(for: request, recording: false) : nil
+        #else
+        let refusal: URLError? = nil
+        #endif
         let started = ProtocolLoad(self) { calls in
+            if let refusal { return await URLProtocolDelivery.deliver(.failure(refusal), to: calls, chunks: []) }
             var answer: StubAnswer
             do {
                 var live = try Track.Request(request)

@@ -76,28 +76,36 @@ enum ProtocolSlots {
     #endif
 
     /// Answers `urlProtocol`'s request from `turntable` after the playback delay. Not generic,
-    /// so the task captures no metatype of the protocol class.
+    /// so the task captures no metatype of the protocol class. Called in `startLoading`, where
+    /// the session's state may be read (Linux calls it on the session's queue).
     static func load(_ urlProtocol: URLProtocol, from turntable: Turntable) -> ProtocolLoad {
-        let request = urlProtocol.request
+        let task = LoadingTask(urlProtocol.task, request: urlProtocol.request)
+        // The request as the session sends it: the body, headers and cookies it adds itself.
+        let request = task.completed(urlProtocol.request)
+        let refusal = task.refusal(for: request, recording: turntable.recorder?.mayRecord == true)
+        let receivesPieces = task.receivesPieces
+        let cookies = task.cookieJar
         #if canImport(FoundationNetworking)
         // Unchecked: the task is only handed to its delegates, on their queue, as URLSession does.
         let asking = Unchecked((ProtocolSlots.sessionDelegate(for: type(of: urlProtocol)), urlProtocol.task))
         #endif
         return ProtocolLoad(urlProtocol) { calls in
+            if let refusal { return await URLProtocolDelivery.deliver(.failure(refusal), to: calls, chunks: []) }
             let outcome: Result<(HTTPURLResponse, Data), any Error>
             var plan: StreamPlan?
+            var relayed: ChunkSource?
             do {
                 let live = try Track.Request(request)
                 #if canImport(FoundationNetworking)
                 // Linux Foundation traps on a URLProtocol's redirect (`wasRedirectedTo`), so the
                 // protocol follows it itself, asking a makeURLSession() session's delegates
                 // (Gramophone.docc/Platforms.md).
-                let answer = await turntable.answerFollowingRedirects(live) { response, next in
+                let answer = await turntable.answerFollowingRedirects(live, streaming: receivesPieces, through: .urlProtocol) { response, next in
                     guard let delegate = asking.value.0, let task = asking.value.1 else { return next }
                     return await delegate.approveRedirect(of: task, response, next)
                 }
                 #else
-                let answer = await turntable.answer(live)
+                let answer = await turntable.answer(live, streaming: receivesPieces, through: .urlProtocol)
                 if let (response, next) = Turntable.redirectRequest(after: answer, of: live),
                     let nextRequest = try? Track.Request(next), turntable.canAnswer(nextRequest)
                 {
@@ -109,16 +117,24 @@ enum ProtocolSlots {
                 #endif
                 await turntable.waitForPlayback(of: answer)
                 outcome = answer.outcome
-                if case .success(let (_, body)) = outcome { plan = turntable.streamPlan(for: answer, body: body, url: live.url) }
+                relayed = answer.relayed
+                if case .network = answer.source, case .success(let (response, _)) = outcome { cookies?.store(from: response, for: request) }
+                if relayed == nil, case .success(let (_, body)) = outcome { plan = turntable.streamPlan(for: answer, body: body, url: live.url) }
             } catch {
                 outcome = .failure(error)
             }
+            if let relayed, case .success(let (response, _)) = outcome {
+                // A live answer (recording, or a host the recording leaves alone) goes on piece by piece as it arrives.
+                return await URLProtocolDelivery.relay(response, from: relayed, to: calls)
+            }
             if let plan {
                 // A streamed answer goes piece by piece, as recorded (or as the stub lists them).
-                return await URLProtocolDelivery.deliver(outcome, to: calls, chunks: URLProtocolDelivery.chunks(of: plan), ending: plan.ending)
+                return await URLProtocolDelivery.deliver(
+                    outcome, to: calls, chunks: URLProtocolDelivery.chunks(of: plan), ending: plan.ending, inOnePiece: !receivesPieces)
             }
             let byteCount = (try? outcome.get().1.count) ?? 0
-            await URLProtocolDelivery.deliver(outcome, to: calls, chunks: URLProtocolDelivery.immediateChunks(byteCount: byteCount, size: turntable.bodyChunkSize))
+            await URLProtocolDelivery.deliver(
+                outcome, to: calls, chunks: URLProtocolDelivery.immediateChunks(byteCount: byteCount, size: turntable.bodyChunkSize), inOnePiece: !receivesPieces)
         }
     }
 
@@ -167,12 +183,16 @@ extension Turntable {
         settings.withLock { makeProtocolClassLocked(&$0) }
     }
 
-    /// A configuration whose sessions this Turntable answers: `base` (ephemeral by default)
-    /// with the Turntable's URLProtocol class first and caching off, so every request reaches it.
+    /// A configuration whose sessions this Turntable answers: `base` (`.ephemeral` when you pass
+    /// none) with the Turntable's URLProtocol class first and caching off, so every request
+    /// reaches it; the rest of `base` (headers, cookie storage, timeouts) stays.
     ///
-    /// Upload bodies (`uploadTask`, `upload(for:from:)`) do not reach a URLProtocol, so requests
-    /// made that way match without their body; use the Turntable's own upload methods when
-    /// the body matters.
+    /// Recording, what reaches the network and the track is what the session sends: the body
+    /// (of upload tasks too, on Linux; on Apple platforms recording an upload task's body, which
+    /// reaches no URLProtocol there, fails the task with an error saying so), the configuration's
+    /// `httpAdditionalHeaders` and its cookies. On Linux, download tasks complete with
+    /// `URLError(.unsupportedURL)`: Foundation cannot finish them here. See
+    /// <doc:SessionsAndTasks>, "A real URLSession (URLProtocol)".
     ///
     /// Not on watchOS, where a configuration's `URLProtocol` classes do not intercept requests.
     @available(watchOS, unavailable, message: "URLProtocol does not intercept requests on watchOS: hand the code under test a Turntable (a NetworkSession) instead")

@@ -78,11 +78,22 @@ final class ProtocolLoad: Sendable {
 /// The one routine by which both URLProtocol classes (the Turntable's and the stubber's) hand
 /// an answer to the URL loading system, so every URLSession path delivers the same bytes.
 enum URLProtocolDelivery {
+    /// Whether a task must get the body in one `didLoad`: on Linux, completion-handler and
+    /// async tasks keep only the last piece (Foundation stores rather than appends), while a
+    /// delegate task hears each (`LoadingTask.receivesPieces`). Apple keeps every piece.
+    #if canImport(FoundationNetworking)
+    static let joinsPieces = true
+    #else
+    static let joinsPieces = false
+    #endif
+
     /// Tells the client the outcome: the response, the body in `chunks` (each after its
-    /// delay), then the end, or `ending` (a stream that broke off); nothing once the load is stopped.
+    /// delay; in one piece, once their time has passed, when `inOnePiece`), then the end, or
+    /// `ending` (a stream that broke off); nothing once the load is stopped.
     static func deliver(
         _ outcome: Result<(HTTPURLResponse, Data), any Error>, to calls: ProtocolClientCalls,
-        cachePolicy: URLCache.StoragePolicy = .notAllowed, chunks: [(delay: TimeInterval, size: Int)], ending: (any Error)? = nil
+        cachePolicy: URLCache.StoragePolicy = .notAllowed, chunks: [(delay: TimeInterval, size: Int)], ending: (any Error)? = nil,
+        inOnePiece: Bool = joinsPieces
     ) async {
         switch outcome {
         case .failure(let error):
@@ -91,22 +102,22 @@ enum URLProtocolDelivery {
         case .success(let (response, body)):
             let decodedResponse = decoded(response, bodyLength: body.count)
             calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didReceive: decodedResponse, cacheStoragePolicy: cachePolicy) }
-            #if canImport(FoundationNetworking)
-            // Linux Foundation keeps only the last `didLoad` for completion-handler and async
-            // tasks (it stores rather than appends), so the body goes in one piece there, once
-            // the time its chunks would take has passed (Gramophone.docc/Platforms.md).
-            guard await wait(chunks.reduce(0) { $0 + $1.delay }) else { return }
-            if !body.isEmpty { calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: body) } }
-            #else
-            var offset = body.startIndex
-            for chunk in chunks {
-                guard await wait(chunk.delay) else { return }
-                let end = body.index(offset, offsetBy: min(chunk.size, body.endIndex - offset))
-                let piece = body.subdata(in: offset..<end)
-                calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: piece) }
-                offset = end
+            if inOnePiece {
+                // Linux Foundation keeps only the last `didLoad` for completion-handler and async
+                // tasks (it stores rather than appends), so the body goes in one piece there, once
+                // the time its chunks would take has passed (Gramophone.docc/Platforms.md).
+                guard await wait(chunks.reduce(0) { $0 + $1.delay }) else { return }
+                if !body.isEmpty { calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: body) } }
+            } else {
+                var offset = body.startIndex
+                for chunk in chunks {
+                    guard await wait(chunk.delay) else { return }
+                    let end = body.index(offset, offsetBy: min(chunk.size, body.endIndex - offset))
+                    let piece = body.subdata(in: offset..<end)
+                    calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: piece) }
+                    offset = end
+                }
             }
-            #endif
             if let ending {
                 let failure = Unchecked(ending)
                 calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didFailWithError: failure.value) }
@@ -114,6 +125,25 @@ enum URLProtocolDelivery {
             }
             calls.send { client, urlProtocol in client.urlProtocolDidFinishLoading(urlProtocol) }
         }
+    }
+
+    /// Tells the client of a live response and hands on each piece of its body as it arrives,
+    /// then the end or the error it ended with. Stopping the load stops reading (a recording
+    /// ends as cancelled by the caller, as with any reader that goes away).
+    static func relay(_ response: HTTPURLResponse, from source: ChunkSource, to calls: ProtocolClientCalls) async {
+        let head = decoded(response, bodyLength: nil)
+        calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didReceive: head, cacheStoragePolicy: .notAllowed) }
+        do {
+            while let piece = try await source.next() {
+                guard !calls.isStopped, !Task.isCancelled else { return source.cancel() }
+                calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didLoad: piece) }
+            }
+        } catch {
+            let failure = Unchecked(error)
+            calls.send { client, urlProtocol in client.urlProtocol(urlProtocol, didFailWithError: failure.value) }
+            return
+        }
+        calls.send { client, urlProtocol in client.urlProtocolDidFinishLoading(urlProtocol) }
     }
 
     #if !canImport(FoundationNetworking)
@@ -149,13 +179,23 @@ enum URLProtocolDelivery {
 
     /// The response without `Content-Encoding`: a vinyl holds bodies as the client saw them
     /// (already decoded), so nothing on this path may decode them a second time.
-    static func decoded(_ response: HTTPURLResponse, bodyLength: Int) -> HTTPURLResponse {
+    /// `bodyLength` nil (a body still arriving): `Content-Length` is dropped with the encoding,
+    /// as it counted the encoded bytes.
+    static func decoded(_ response: HTTPURLResponse, bodyLength: Int?) -> HTTPURLResponse {
         var fields: [String: String] = [:]
         var changed = false
         for case let (name as String, value as String) in response.allHeaderFields {
             switch name.lowercased() {
             case "content-encoding": changed = true
-            case "content-length": fields[name] = String(bodyLength); changed = changed || value != String(bodyLength)
+            case "content-length":
+                if let bodyLength {
+                    fields[name] = String(bodyLength)
+                    changed = changed || value != String(bodyLength)
+                } else if response.allHeaderFields.keys.contains(where: { ($0 as? String)?.lowercased() == "content-encoding" }) {
+                    changed = true
+                } else {
+                    fields[name] = value
+                }
             default: fields[name] = value
             }
         }
