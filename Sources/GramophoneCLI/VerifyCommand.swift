@@ -125,14 +125,14 @@ enum VerifyCommand: Command {
         return failed ? .failure : uncheckedVinyl ? .nothingChecked : .success
     }
 
-    /// `3 tracks skipped (unsafe methods: POST ×3); --include-unsafe sends them (…)`.
+    /// `3 tracks skipped (unsafe methods: POST ×3); --include-unsafe sends them (they may …)`.
     private static func unsafeNote(_ report: DriftReport, of vinyl: Vinyl) -> String {
         var methods: [String: Int] = [:]
         for index in report.skipped where vinyl.tracks.indices.contains(index) { methods[vinyl.tracks[index].request.method, default: 0] += 1 }
         let counted = methods.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
         let count = report.skipped.count
         return "\(count) track\(count == 1 ? "" : "s") skipped (unsafe method\(count == 1 ? "" : "s"): \(counted)); "
-            + "--include-unsafe sends them (they may change data on the server)"
+            + "--include-unsafe sends \(count == 1 ? "it (it" : "them (they") may change data on the server)"
     }
 
     /// Writes the vinyl with its drifted tracks re-recorded; false (and a message) when it cannot be.
