@@ -22,6 +22,10 @@ enum ConvertCommand: Command {
         X-Amz-Signature, …) are replaced, and those values scrubbed from the rest of the
         track. Then it is checked as `gramophone scan` would: if anything still looks like a
         secret, nothing is written and the error names the track, the place and a filter.
+        What was redacted is reported on stderr, as a recording reports it (stdout stays the
+        vinyl's when OUT is -):
+            converted capture.har → users.json (gramophone, 3 tracks)
+              redacted: request.headers "Authorization" ×3, response.headers "Set-Cookie" ×1
 
         FORMATS:
           gramophone (or json)  Gramophone's JSON vinyl              read, write
@@ -33,7 +37,8 @@ enum ConvertCommand: Command {
         OPTIONS:
           --to FORMAT    Output format.
           --from FORMAT  Input format, when detection guesses wrong.
-          --keep-secrets Write every header and value as read: no redaction, no check.
+          --keep-secrets Write every header and value as read: no redaction, no check (the
+                         report says nothing was redacted).
           -h, --help     Show this help.
 
         EXIT CODES: 0 converted, 1 IN could not be read, OUT not written or still holding a secret, 2 bad usage.
@@ -64,15 +69,25 @@ enum ConvertCommand: Command {
         }
         do {
             var vinyl = try Vinyl(contentsOf: URL(fileURLWithPath: input), format: inputFormat)
+            // nil: --keep-secrets, nothing was redacted.
+            var redacted: [RecordingReport.Redacted]?
             if !arguments.flags.contains("keep-secrets") {
-                vinyl = try vinyl.redactedForWriting(file: output == "-" ? nil : output)
+                (vinyl, redacted) = try vinyl.redactedForWritingCounted(file: output == "-" ? nil : output)
             }
             if output == "-" {
                 FileHandle.standardOutput.write(try vinyl.encoded(as: outputFormat))
             } else {
                 try vinyl.write(to: URL(fileURLWithPath: output), format: outputFormat)
-                Output.err("converted \(input) → \(output) (\(outputFormat), \(vinyl.tracks.count) track\(vinyl.tracks.count == 1 ? "" : "s"))")
             }
+            // On stderr, as a recording's report: stdout may be the vinyl itself.
+            var report = "converted \(input) → \(output == "-" ? "stdout" : output) (\(outputFormat), \(vinyl.tracks.count) track\(vinyl.tracks.count == 1 ? "" : "s"))"
+            if let redacted, !redacted.isEmpty {
+                report += "\n  redacted: " + redacted.map(\.description).joined(separator: ", ")
+                report += "\n  (--keep-secrets writes every header and value as read)"
+            } else {
+                report += redacted == nil ? "; nothing redacted (--keep-secrets)" : "; nothing redacted"
+            }
+            Output.err(report)
             return .success
         } catch let error as VinylError where error.kind == .containsSecrets {
             Output.err("error: \(error)\nOr, to write it as read, convert again with --keep-secrets.")

@@ -18,6 +18,8 @@ enum ExitCode: Int32 {
     case failure = 1
     /// The command line was wrong.
     case usage = 2
+    /// `verify` sent nothing for a vinyl (every track skipped, or none): not a pass.
+    case nothingChecked = 3
 }
 
 /// A command the CLI runs.

@@ -21,12 +21,19 @@ enum VerifyCommand: Command {
             body.user.nickname: removed
             status: 200 → 410
         then a summary. Requests with an unsafe method (POST, PUT, PATCH, DELETE, …) are skipped
-        unless --include-unsafe; the summary counts them.
+        unless --include-unsafe; the summary counts them. A vinyl of which nothing was sent
+        (only unsafe methods, or no tracks) was not checked: verify says so and exits 3.
+        Under a status drift, --values shows the live body (redacted), so a 200 → 400 shows
+        what the server said. A streamed track (read as it arrived when recorded) is read the
+        same way, piece by piece, until it ends or reaches the limit its recording stopped at.
 
         Redacted values are filled in for the request only and never written anywhere: --header
         sets a header on every request, --env and --placeholders fill query parameters, form
         fields and JSON members of a name (a credential header name, such as Authorization or
-        X-Api-Key, is set as a header).
+        X-Api-Key, is set as a header). What is sent on every request is not drift: a change
+        in the body at a place named after such a header (an endpoint echoing the request's
+        headers, body.headers.X-Tenant) is left out of the comparison and listed as left out,
+        and the filled values are scrubbed from the live response before it is compared.
 
         OPTIONS:
           --base-url URL         Send to URL's scheme, host and port instead of the recorded
@@ -35,20 +42,25 @@ enum VerifyCommand: Command {
           --env NAME[=VARIABLE]  Fill the places named NAME with the environment variable
                                  VARIABLE (NAME when left out) (repeatable).
           --placeholders FILE    A JSON object of names and values to fill, as --env.
-          --update               Re-record the drifted tracks: redacted as a recording is,
-                                 checked for secrets, written atomically in the vinyl's format;
-                                 the other tracks stay as they are.
+          --update               Re-record the drifted tracks: redacted as a recording is (the
+                                 report on stderr says what was redacted), checked for secrets,
+                                 written atomically in the vinyl's format; a streamed track
+                                 keeps its chunks, their timing and how it ended. The other
+                                 tracks stay as they are.
           --json                 Print one JSON object for tools:
-                                 {"vinyls":[{"file":…,"name":…,"updated":…,"skipped":[…],
-                                  "tracks":[{"index":…,"method":…,"url":…,"drifted":…,"error":…,
-                                   "changes":[{"place":…,"recorded":…,"live":…,"line":…}]}]}],
+                                 {"vinyls":[{"file":…,"name":…,"updated":…,"checkedNothing":…,
+                                  "skipped":[…],"tracks":[{"index":…,"method":…,"url":…,
+                                   "drifted":…,"error":…,"liveBody":…,"changes":[{"place":…,
+                                   "recorded":…,"live":…,"line":…}],"echoes":[…]}]}],
                                   "checked":…,"drifted":…,"failed":…,"skipped":…}
           --include-unsafe       Also send POST, PUT, PATCH and DELETE requests.
           --values               Also compare values: JSON scalars, those headers' values, bytes.
           -h, --help             Show this help.
 
-        EXIT CODES: 0 nothing drifted, 1 a track drifted (even when --update re-recorded it), a
-        server could not be reached or a vinyl could not be read or written, 2 bad usage.
+        EXIT CODES: 0 every vinyl checked and nothing drifted, 1 a track drifted (even when
+        --update re-recorded it), a server could not be reached or a vinyl could not be read or
+        written, 2 bad usage, 3 nothing checked in a vinyl (every track skipped as unsafe: add
+        --include-unsafe; or no tracks) and nothing drifted.
         """
     static let flags: Set<String> = ["update", "json", "include-unsafe", "values"]
     static let options: Set<String> = ["base-url", "header", "env", "placeholders"]
@@ -68,6 +80,7 @@ enum VerifyCommand: Command {
         let json = arguments.flags.contains("json"), update = arguments.flags.contains("update")
         var results: [[String: Any]] = []
         var failed = false
+        var uncheckedVinyl = false
         var totals = (checked: 0, drifted: 0, failed: 0, skipped: 0)
         for path in arguments.positional {
             let vinyl: Vinyl, format: VinylFormat
@@ -87,6 +100,10 @@ enum VerifyCommand: Command {
             totals.failed += report.failed.count
             totals.skipped += report.skipped.count
             if report.hasDrift { failed = true }
+            if report.checkedNothing {
+                uncheckedVinyl = true
+                Output.err("\(path): nothing checked: " + (report.skipped.isEmpty ? "it has no tracks" : unsafeNote(report, of: vinyl)))
+            }
             var updated = false
             if update, !report.drifted.isEmpty {
                 updated = write(report, of: vinyl, format: format, to: path)
@@ -105,7 +122,17 @@ enum VerifyCommand: Command {
             let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
             Output.out(String(decoding: data, as: UTF8.self))
         }
-        return failed ? .failure : .success
+        return failed ? .failure : uncheckedVinyl ? .nothingChecked : .success
+    }
+
+    /// `3 tracks skipped (unsafe methods: POST ×3); --include-unsafe sends them (they may …)`.
+    private static func unsafeNote(_ report: DriftReport, of vinyl: Vinyl) -> String {
+        var methods: [String: Int] = [:]
+        for index in report.skipped where vinyl.tracks.indices.contains(index) { methods[vinyl.tracks[index].request.method, default: 0] += 1 }
+        let counted = methods.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
+        let count = report.skipped.count
+        return "\(count) track\(count == 1 ? "" : "s") skipped (unsafe method\(count == 1 ? "" : "s"): \(counted)); "
+            + "--include-unsafe sends \(count == 1 ? "it (it" : "them (they") may change data on the server)"
     }
 
     /// Writes the vinyl with its drifted tracks re-recorded; false (and a message) when it cannot be.
@@ -118,7 +145,11 @@ enum VerifyCommand: Command {
             let updated = try report.updating(vinyl, file: path)
             try updated.write(to: URL(fileURLWithPath: path), format: format)
             let count = report.drifted.filter { $0.liveTrack != nil }.count
-            Output.err("updated \(path): \(count) drifted track\(count == 1 ? "" : "s") re-recorded, \(vinyl.tracks.count - count) untouched")
+            // As a recording's report: what the redaction took out of what was written.
+            let redacted = report.redactedInUpdate
+            Output.err(
+                "updated \(path): \(count) drifted track\(count == 1 ? "" : "s") re-recorded, \(vinyl.tracks.count - count) untouched"
+                    + (redacted.isEmpty ? "; nothing redacted" : "\n  redacted: " + redacted.map(\.description).joined(separator: ", ")))
             return true
         } catch {
             Output.err("error: \(path) was not updated: \(error)")
@@ -127,19 +158,24 @@ enum VerifyCommand: Command {
     }
 
     private static func object(_ report: DriftReport, file: String, updated: Bool) -> [String: Any] {
+        let change = { (change: DriftChange) -> [String: Any] in
+            [
+                "place": change.place, "recorded": change.recorded.map { $0 as Any } ?? NSNull(),
+                "live": change.live.map { $0 as Any } ?? NSNull(), "line": change.description,
+            ]
+        }
         let tracks: [[String: Any]] = report.checked.map { track in
             [
                 "index": track.index, "method": track.request.method, "url": track.request.url.absoluteString,
                 "drifted": track.hasDrifted, "error": track.error.map { $0 as Any } ?? NSNull(),
-                "changes": track.changes.map { change -> [String: Any] in
-                    [
-                        "place": change.place, "recorded": change.recorded.map { $0 as Any } ?? NSNull(),
-                        "live": change.live.map { $0 as Any } ?? NSNull(), "line": change.description,
-                    ]
-                },
+                "liveBody": track.liveBody.map { $0 as Any } ?? NSNull(),
+                "changes": track.changes.map(change), "echoes": track.echoes.map(change),
             ]
         }
-        return ["file": file, "name": report.vinylName, "updated": updated, "skipped": report.skipped, "tracks": tracks]
+        return [
+            "file": file, "name": report.vinylName, "updated": updated, "checkedNothing": report.checkedNothing, "skipped": report.skipped,
+            "tracks": tracks,
+        ]
     }
 
     struct UsageError: Error, CustomStringConvertible {

@@ -20,7 +20,7 @@ let topUsage = """
 
     Run `gramophone COMMAND --help` for a command's options.
     Data goes to stdout, errors to stderr.
-    EXIT CODES: 0 success, 1 bad input or problems found, 2 bad usage.
+    EXIT CODES: 0 success, 1 bad input or problems found, 2 bad usage, 3 nothing checked (verify).
     """
 
 @MainActor

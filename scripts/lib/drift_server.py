@@ -14,6 +14,10 @@ Endpoints (JSON unless said), and what v2 changes:
   GET  /health      {"status", "time"}                     unchanged; time differs every call
   GET  /me          401 without `Authorization: Bearer letmein`, else {"user"}; unchanged
   GET  /events      text/event-stream: `message` events, then `done`   v2: `done` is `end`
+  GET  /sse?count=N&gap=MS
+                    text/event-stream, chunked: N `message` events {"index", "delta"}, then
+                    `data: [DONE]`, each chunk flushed on its own MS ms apart (default 4, 20)
+                                                           v2: `delta` is renamed `text`
   GET  /deploy      {"build"}                              v2: a field added whose value has an AWS
                                                                key's shape (a secret --update must not write)
   POST /orders      201 {"id", "total": number}            v2: total is a string
@@ -23,7 +27,7 @@ import sys
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from urllib.parse import urlparse
+from urllib.parse import parse_qs, urlparse
 
 TOKEN = "letmein"
 
@@ -71,12 +75,34 @@ def handler_for(version):
                     self.send(401, {"error": "unauthorized"})
                 else:
                     self.send(200, {"user": "ada"})
+            elif path == "/sse":
+                self.stream(v2)
             elif path == "/events":
                 events = "".join('event: message\ndata: {"index": %d, "text": "hi"}\n\n' % i for i in range(2))
                 events += "event: %s\ndata: {}\n\n" % ("end" if v2 else "done")
                 self.send(200, events, content_type="text/event-stream", headers=[("Cache-Control", "no-cache")])
             else:
                 self.send(404, {"error": "not found"})
+
+        def stream(self, v2):
+            query = {k: v[-1] for k, v in parse_qs(urlparse(self.path).query).items()}
+            count, gap = int(query.get("count", "4")), int(query.get("gap", "20")) / 1000.0
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.send_header("Transfer-Encoding", "chunked")
+            self.end_headers()
+            events = ["event: message\ndata: %s\n\n" % json.dumps({"index": i, "text" if v2 else "delta": "word %d" % i}) for i in range(count)]
+            try:
+                for event in events + ["data: [DONE]\n\n"]:
+                    data = event.encode("utf-8")
+                    self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+                    self.wfile.flush()
+                    time.sleep(gap)
+                self.wfile.write(b"0\r\n\r\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                pass  # the client stopped reading (a stream limit)
 
         def do_POST(self):
             length = int(self.headers.get("Content-Length") or 0)

@@ -91,7 +91,12 @@ extension Vinyl {
     /// names and data shape for event streams; values only with `comparesValues`.
     ///
     /// Requests go one at a time, in vinyl order. Unsafe methods are skipped unless
-    /// `includesUnsafe`. Nothing is written: write `report.updating(vinyl)` to re-record.
+    /// `includesUnsafe` (`report.checkedNothing` when that leaves none). A track recorded as a
+    /// stream is read live as recording reads one, piece by piece with each piece's time, until
+    /// it ends or reaches the limit the recorded stream stopped at. Each live response is
+    /// compared as it would be written (redacted, the filled values scrubbed); changes at body
+    /// places named after a header set on every request are left out (`TrackDrift.echoes`).
+    /// Nothing is written: write `report.updating(vinyl)` to re-record.
     public func verify(against check: DriftCheck = DriftCheck()) async -> DriftReport {
         let session = check.session ?? DeferredSession()
         var report = DriftReport(vinylName: name, checked: [], skipped: [])
@@ -110,11 +115,18 @@ extension Vinyl {
         let sent = check.liveRequest(for: track.request)
         let start = ProcessInfo.processInfo.systemUptime
         let recordedAt = Date()
-        let response: HTTPURLResponse, body: Data
+        var liveResponse: Track.Response
         do {
-            let (data, urlResponse) = try await session.data(for: sent.urlRequest)
-            guard let http = urlResponse as? HTTPURLResponse else { throw RecordingError.notHTTP(sent.url) }
-            (response, body) = (http, data)
+            if let recordedStream = track.response?.stream {
+                // A stream is read as recording reads one: its pieces, their times, its end.
+                let live = try await LiveStream.read(sent, through: session, like: recordedStream, since: start)
+                liveResponse = Track.Response(recording: live.response, body: live.body, for: sent.url)
+                liveResponse.stream = live.stream
+            } else {
+                let (data, urlResponse) = try await session.data(for: sent.urlRequest)
+                guard let http = urlResponse as? HTTPURLResponse else { throw RecordingError.notHTTP(sent.url) }
+                liveResponse = Track.Response(recording: http, body: data, for: sent.url)
+            }
         } catch {
             if let failure = track.failure {
                 let live = Track.Failure(error)
@@ -126,30 +138,43 @@ extension Vinyl {
             }
             return result
         }
-        var liveResponse = Track.Response(recording: response, body: body, for: sent.url)
         if liveResponse.url == sent.url { liveResponse.url = nil }
-        guard let recorded = track.response else {
-            result.changes.append(DriftChange(place: "outcome", recorded: "error \(track.failure.map { "\($0.domain) \($0.code)" } ?? "")", live: "status \(response.statusCode)"))
-            result.liveTrack = redactedLiveTrack(sent: sent, response: liveResponse, recorded: track, recordedAt: recordedAt, start: start, check: check)
+        let (live, redacted) = redactedLiveTrack(sent: sent, response: liveResponse, recorded: track, recordedAt: recordedAt, start: start, check: check)
+        guard let recorded = track.response, let compared = live.response else {
+            result.changes.append(
+                DriftChange(place: "outcome", recorded: "error \(track.failure.map { "\($0.domain) \($0.code)" } ?? "")", live: "status \(liveResponse.status)"))
+            result.liveTrack = live
+            result.redactedPlaces = redacted
             return result
         }
-        result.changes = ResponseShape.changes(from: recorded, to: liveResponse, comparingValues: check.comparesValues)
+        // Compared as it would be written: redacted, the values filled in scrubbed, so what
+        // the check itself sent is not drift and never reaches the report.
+        let echoed = check.namesSentOnEveryRequest
+        for change in ResponseShape.changes(from: recorded, to: compared, comparingValues: check.comparesValues) {
+            if change.isEcho(of: echoed) { result.echoes.append(change) } else { result.changes.append(change) }
+        }
+        if recorded.status != compared.status, check.comparesValues { result.liveBody = Self.text(of: compared.body) }
         if result.hasDrifted {
-            result.liveTrack = redactedLiveTrack(sent: sent, response: liveResponse, recorded: track, recordedAt: recordedAt, start: start, check: check)
+            result.liveTrack = live
+            result.redactedPlaces = redacted
         }
         return result
     }
 
+    /// A body as the report shows it: its text, up to 2,000 characters.
+    private static func text(of body: Data) -> String {
+        guard !body.isEmpty else { return "(empty)" }
+        guard let text = String(data: body, encoding: .utf8) else { return "(\(body.count) bytes, not text)" }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return trimmed.count > 2_000 ? trimmed.prefix(2_000) + "… (\(body.count) bytes in all)" : trimmed
+    }
+
     /// The live exchange as the recorder would write it: redacted with the filled values
-    /// scrubbed, and the request as the vinyl has it, so the same client request still matches.
+    /// scrubbed, and the request as the vinyl has it, so the same client request still matches;
+    /// with the places the redaction changed in the response (the request is not written).
     private static func redactedLiveTrack(
         sent: Track.Request, response: Track.Response, recorded: Track, recordedAt: Date, start: TimeInterval, check: DriftCheck
-    ) -> Track {
-        var response = response
-        // A streamed track stays streamed: the live body in one piece.
-        if recorded.response?.stream != nil {
-            response.stream = TrackStream(chunks: [TrackStream.Chunk(offset: 0, length: response.body.count)], end: .finished)
-        }
+    ) -> (track: Track, redacted: [String]) {
         let filled = check.filledValues.filter { $0.count >= 4 }
         // The filled values join what redaction scrubs from the rest of the track.
         let scrubFilled = Redaction(steps: [
@@ -158,9 +183,29 @@ extension Vinyl {
                 return headers
             }
         ])
-        var track = (scrubFilled + check.redaction).redact(
-            Track(request: sent, outcome: .response(response), recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start))
+        let original = Track(request: sent, outcome: .response(response), recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start)
+        var track = (scrubFilled + check.redaction).redact(original)
+        let places = RedactedPlaces.places(from: original, to: track).filter { $0.hasPrefix("response") }
         track.request = recorded.request
-        return track
+        return (track, places)
+    }
+}
+
+extension DriftCheck {
+    /// The names of the headers set on every request (lowercased): `headers`, and credential
+    /// headers filled from `placeholders`.
+    var namesSentOnEveryRequest: Set<String> {
+        Set(headers.fields.map { $0.name.lowercased() } + placeholders.keys.filter { Redaction.isSensitiveHeader($0) }.map { $0.lowercased() })
+    }
+}
+
+extension DriftChange {
+    /// Whether this change is in the body at a place named after one of `names` (lowercased
+    /// header names): an endpoint that echoes the request's headers reports back what the check
+    /// set on every request, which says nothing about the API.
+    func isEcho(of names: Set<String>) -> Bool {
+        guard !names.isEmpty, place.hasPrefix("body.") || place.hasPrefix("events.") else { return false }
+        let last = place.split(separator: ".").last.map { $0.replacingOccurrences(of: "[]", with: "") } ?? ""
+        return names.contains(last.lowercased())
     }
 }

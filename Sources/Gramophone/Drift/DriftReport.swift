@@ -41,8 +41,19 @@ public struct TrackDrift: Sendable {
     /// Why no live response came (no connection, a timeout); nil when one came.
     public var error: String?
     /// The live exchange as a recording would write it (redacted, the request as recorded),
-    /// used by `DriftReport.updating(_:)`; nil when no response came.
+    /// used by `DriftReport.updating(_:)`; nil when no response came or nothing drifted.
     public var liveTrack: Track?
+    /// Changes left out of the comparison: places in the body named after a header the check
+    /// sets on every request (`DriftCheck.headers`, or a credential header filled from
+    /// `DriftCheck.placeholders`), which an endpoint that echoes the request reports back
+    /// (`body.headers.X-Tenant: added (string)`). They do not make the track drifted.
+    public var echoes: [DriftChange] = []
+    /// When the status drifted and the check compares values: the live body, redacted as a
+    /// recording would write it, as text (up to 2,000 characters), so a `200 → 400` shows what
+    /// the server said. Nil otherwise.
+    public var liveBody: String?
+    /// The places the redaction changed in `liveTrack`'s response, for the update's report.
+    var redactedPlaces: [String] = []
 
     /// Whether the live response differs from the track.
     public var hasDrifted: Bool { !changes.isEmpty }
@@ -53,6 +64,7 @@ public struct TrackDrift: Sendable {
 /// ```swift
 /// let report = await vinyl.verify(against: DriftCheck(baseURL: staging))
 /// #expect(!report.hasDrift, "\(report)")
+/// #expect(!report.checkedNothing, "\(report.summary)")
 /// ```
 public struct DriftReport: Sendable, CustomStringConvertible {
     /// The vinyl's name.
@@ -69,6 +81,10 @@ public struct DriftReport: Sendable, CustomStringConvertible {
     public var failed: [TrackDrift] { checked.filter { $0.error != nil } }
     /// Whether any track drifted or could not be checked.
     public var hasDrift: Bool { checked.contains { $0.hasDrifted || $0.error != nil } }
+    /// Whether no track was sent: every one was skipped (an unsafe method, and the check does
+    /// not include unsafe methods), or the vinyl has none. Nothing was compared, so no drift
+    /// says nothing; `gramophone verify` exits 3 then.
+    public var checkedNothing: Bool { checked.isEmpty }
 
     /// One line per track, its changes indented under it, then a summary line.
     public var description: String {
@@ -81,16 +97,25 @@ public struct DriftReport: Sendable, CustomStringConvertible {
                 lines.append("\(name): ok")
             } else {
                 lines.append("\(name): drifted")
-                lines += track.changes.map { "    " + $0.description }
+                for change in track.changes {
+                    lines.append("    " + change.description)
+                    // What the server said, under its new status.
+                    guard change.place == "status" else { continue }
+                    lines.append("    live body: " + (track.liveBody.map { $0.replacingOccurrences(of: "\n", with: "\n    ") } ?? "shown with --values"))
+                }
             }
+            lines += track.echoes.map { "    left out (echoes a --header sent on every request): " + $0.description }
         }
         lines.append(summary)
         return lines.joined(separator: "\n")
     }
 
-    /// `vinyl "users": 5 tracks checked, 2 drifted, 1 skipped (unsafe method: …)`.
+    /// `vinyl "users": 5 tracks checked, 2 drifted, 1 skipped (unsafe method: …)`, or
+    /// `vinyl "chat": nothing checked, 3 skipped (…)` when no track was sent.
     public var summary: String {
-        var text = "vinyl \"\(vinylName)\": \(checked.count) track\(checked.count == 1 ? "" : "s") checked, \(drifted.count) drifted"
+        if checkedNothing, skipped.isEmpty { return "vinyl \"\(vinylName)\": nothing checked (no tracks)" }
+        var text = "vinyl \"\(vinylName)\": "
+        text += checkedNothing ? "nothing checked" : "\(checked.count) track\(checked.count == 1 ? "" : "s") checked, \(drifted.count) drifted"
         if !failed.isEmpty { text += ", \(failed.count) not reached" }
         if !skipped.isEmpty { text += ", \(skipped.count) skipped (unsafe method\(skipped.count == 1 ? "" : "s"): sent only with --include-unsafe or DriftCheck.includesUnsafe)" }
         return text
@@ -113,5 +138,13 @@ public struct DriftReport: Sendable, CustomStringConvertible {
             try updated.checkForSecrets(inTracks: index..<(index + 1), allowing: [], file: file)
         }
         return updated
+    }
+
+    /// What the redaction changed in the responses `updating(_:file:)` writes, counted per
+    /// place as a recording's report counts it.
+    package var redactedInUpdate: [RecordingReport.Redacted] {
+        var places = RedactedPlaces()
+        for drift in drifted where drift.liveTrack != nil { places.add(drift.redactedPlaces) }
+        return places.counted
     }
 }

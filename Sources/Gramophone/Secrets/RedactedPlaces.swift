@@ -111,3 +111,16 @@ struct RedactedPlaces: Sendable, Equatable {
         }
     }
 }
+
+extension Vinyl {
+    /// `redactedForWriting(by:allowing:file:)`, with what the redaction changed counted per place
+    /// as a recording's report counts it: `gramophone convert` says what it took out.
+    package func redactedForWritingCounted(
+        by redaction: Redaction = .default, allowing allowed: [SecretPlace] = [], file: String? = nil
+    ) throws -> (vinyl: Vinyl, redacted: [RecordingReport.Redacted]) {
+        let written = try redactedForWriting(by: redaction, allowing: allowed, file: file)
+        var places = RedactedPlaces()
+        for (before, after) in zip(tracks, written.tracks) { places.add(RedactedPlaces.places(from: before, to: after)) }
+        return (written, places.counted)
+    }
+}

@@ -46,6 +46,34 @@ struct ConvertSecretsTests {
         #expect(vinyl.tracks[0].request.headers["Accept"] == "application/json", "the rest is kept")
     }
 
+    /// What convert took out is said, as a recording's report says it, on stderr (stdout may
+    /// be the vinyl), with the way to keep it (issue 40, item 9: it redacted without a word).
+    @Test func convertSaysWhatItRedactedAndHowToKeepIt() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = try CLITests.write(Self.proxyCapture(), to: "capture.har", in: folder)
+        let output = folder.appendingPathComponent("out.json")
+        let redacted = #"redacted: request.headers "Authorization" ×1, request.headers "Cookie" ×1, request.url query "access_token" ×1, response.headers "Set-Cookie" ×1"#
+
+        let result = try await CLITests.run("convert", input, output.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("converted \(input) → \(output.path) (gramophone, 1 track)\n  \(redacted)\n"), "\(result.stderr)")
+        #expect(result.stderr.contains("--keep-secrets"))
+        for secret in [Self.bearer, Self.sessionCookie, Self.queryToken] { #expect(!result.stderr.contains(secret)) }
+
+        // To stdout: the vinyl alone there, the report on stderr.
+        let piped = try await CLITests.run("convert", input, "-")
+        #expect(piped.status == 0)
+        #expect(try Vinyl(data: Data(piped.stdout.utf8), name: "piped", format: .gramophone).tracks.count == 1)
+        #expect(piped.stderr.contains(redacted), "\(piped.stderr)")
+
+        // Nothing to take out: it says that too; and --keep-secrets says nothing was redacted.
+        let clean = try await CLITests.run("convert", output.path, folder.appendingPathComponent("again.json").path)
+        #expect(clean.stderr.contains("(gramophone, 1 track); nothing redacted\n"), "\(clean.stderr)")
+        let kept = try await CLITests.run("convert", input, folder.appendingPathComponent("kept.json").path, "--keep-secrets")
+        #expect(kept.stderr.contains("(gramophone, 1 track); nothing redacted (--keep-secrets)\n"), "\(kept.stderr)")
+    }
+
     @Test func keepSecretsWritesItAsRead() async throws {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }

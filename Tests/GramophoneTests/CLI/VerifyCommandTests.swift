@@ -111,6 +111,93 @@ struct VerifyCommandTests {
         #expect(without.status == 1 && without.stdout.contains("      status: 200 → 401\n"))
     }
 
+    /// An API of POSTs only (most LLM APIs): without --include-unsafe nothing is sent, and that
+    /// is not a pass (issue 40, item 8: it exited 0, so a CI drift check was green forever).
+    @Test(.enabled(if: DriftServer.isAvailable))
+    func verifyThatCheckedNothingExitsThreeAndNamesTheFlag() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let turntable = try Turntable(vinylNamed: "orders", from: .folder(folder), recording: Recording(mode: .once, environment: [:]))
+        var order = URLRequest(url: try DriftServer.urls().v1.appendingPathComponent("orders"))
+        order.httpMethod = "POST"
+        order.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        order.httpBody = Data(#"{"item": 1}"#.utf8)
+        _ = try await turntable.data(for: order)
+        try turntable.eject()
+        let file = folder.appendingPathComponent("orders.json").path
+
+        let skipped = try await Self.run(["verify", file])
+        #expect(skipped.status == 3, "\(skipped.stdout)\(skipped.stderr)")
+        #expect(skipped.stdout.contains(#"vinyl "orders": nothing checked, 1 skipped (unsafe method: sent only with --include-unsafe"#), "\(skipped.stdout)")
+        #expect(skipped.stderr.contains("\(file): nothing checked"), "\(skipped.stderr)")
+        #expect(skipped.stderr.contains("--include-unsafe"))
+        let json = try await Self.run(["verify", file, "--json"])
+        #expect(json.status == 3)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["checked"] as? Int == 0 && object["skipped"] as? Int == 1)
+        #expect((object["vinyls"] as? [[String: Any]])?.first?["checkedNothing"] as? Bool == true)
+
+        let included = try await Self.run(["verify", file, "--include-unsafe"])
+        #expect(included.status == 0, "\(included.stdout)\(included.stderr)")
+        #expect(included.stdout.contains("1 track checked, 0 drifted"))
+
+        // A vinyl without tracks checks nothing either; beside a checked one, the exit still says so.
+        let empty = folder.appendingPathComponent("empty.json")
+        try Vinyl(name: "empty", tracks: []).write(to: empty)
+        let both = try await Self.run(["verify", file, empty.path, "--include-unsafe"])
+        #expect(both.status == 3, "\(both.stdout)")
+        #expect(both.stdout.contains(#"vinyl "empty": nothing checked (no tracks)"#), "\(both.stdout)")
+        // Drift outranks it: exit 1.
+        let drifted = try await Self.run(["verify", file, empty.path, "--include-unsafe", "--base-url", try DriftServer.urls().v2.absoluteString])
+        #expect(drifted.status == 1)
+        let help = try await CLITests.run("verify", "--help")
+        #expect(help.stdout.contains("3 nothing checked"))
+    }
+
+    /// A status drift shows what the server said, with --values; without, the report says how to see it.
+    @Test(.enabled(if: DriftServer.isAvailable))
+    func aStatusDriftShowsTheLiveErrorBodyWithValues() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = try await DriftServer.recordV1(in: folder).path
+
+        let values = try await Self.run(["verify", file, "--values"])
+        #expect(values.status == 1)
+        #expect(values.stdout.contains("      status: 200 → 401\n"), "\(values.stdout)")
+        #expect(values.stdout.contains(#"      live body: {"error": "unauthorized"}"# + "\n"), "\(values.stdout)")
+        let json = try await Self.run(["verify", file, "--values", "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let tracks = try #require((object["vinyls"] as? [[String: Any]])?.first?["tracks"] as? [[String: Any]])
+        #expect(tracks.first { ($0["url"] as? String)?.hasSuffix("/me") == true }?["liveBody"] as? String == #"{"error": "unauthorized"}"#)
+
+        let shapes = try await Self.run(["verify", file])
+        #expect(shapes.stdout.contains("      status: 200 → 401\n      live body: shown with --values\n"), "\(shapes.stdout)")
+        #expect(!shapes.stdout.contains("unauthorized"))
+    }
+
+    /// Headers set with --header go on every request; an endpoint that echoes the request's
+    /// headers (httpbin's /headers) reports them back. Those places are left out of the
+    /// comparison, and the report says which; the values sent never reach the output.
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func headersSentOnEveryRequestAreNotDriftWhereAnEndpointEchoesThem() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let turntable = try Turntable(vinylNamed: "echo", from: .folder(folder), recording: Recording(mode: .once, environment: [:]))
+        _ = try await turntable.data(from: try HTTPBin.baseURL().appendingPathComponent("headers"))
+        try turntable.eject()
+        let file = folder.appendingPathComponent("echo.json").path
+        let token = "Bearer " + SecretCorpusTests.run(32, seed: 40)
+
+        let run = try await Self.run(["verify", file, "--header", "X-Tenant: acme-corp", "--header", "Authorization: \(token)"])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(run.stdout.contains("/headers: ok"), "\(run.stdout)")
+        #expect(run.stdout.contains("      left out (echoes a --header sent on every request): body.headers.X-Tenant: added (string)\n"), "\(run.stdout)")
+        #expect(run.stdout.contains("      left out (echoes a --header sent on every request): body.headers.Authorization: added (string)\n"))
+        let values = try await Self.run(["verify", file, "--values", "--header", "X-Tenant: acme-corp", "--header", "Authorization: \(token)"])
+        #expect(!values.stdout.contains(token) && !values.stdout.contains("acme-corp"), "\(values.stdout)")
+        #expect(!values.stdout.contains("    body.headers.Authorization") && !values.stdout.contains("    body.headers.X-Tenant"))
+    }
+
     @Test func verifyUsageErrorsExitTwo() async throws {
         #expect(try await CLITests.run("verify").status == 2)
         let header = try await CLITests.run("verify", "a.json", "--header", "no colon")

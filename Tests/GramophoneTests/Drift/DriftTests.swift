@@ -129,6 +129,21 @@ struct DriftTests {
         #expect(!(try String(contentsOf: file, encoding: .utf8)).contains("letmein"))
     }
 
+    /// In code as on the command line: a vinyl of which nothing was sent is not a clean report.
+    @Test(.enabled(if: DriftServer.isAvailable))
+    func aReportThatSentNothingSaysSoAndWhichPropertyWouldSendIt() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vinyl = try Vinyl(contentsOf: try await DriftServer.recordV1(in: folder))
+        var posts = vinyl
+        posts.tracks = vinyl.tracks.filter { $0.request.method == "POST" }
+        let report = await posts.verify()
+        #expect(report.checkedNothing && !report.hasDrift)
+        #expect(report.summary == #"vinyl "api": nothing checked, 1 skipped (unsafe method: sent only with --include-unsafe or DriftCheck.includesUnsafe)"#)
+        #expect(!(await posts.verify(against: DriftCheck(includesUnsafe: true))).checkedNothing)
+        #expect((await Vinyl(name: "empty", tracks: []).verify()).summary == #"vinyl "empty": nothing checked (no tracks)"#)
+    }
+
     @Test func shapesCompareKindsKeysAndElementsNotValues() throws {
         func changes(_ recorded: String, _ live: String, values: Bool = false) -> [String] {
             let json: Headers = ["Content-Type": "application/json"]
