@@ -79,3 +79,14 @@ import Testing
         #expect((interaction["response"] as? [String: Any])?["body"] as? String == "")
     }
 }
+
+extension DVRReadingTests {
+    @Test func aTurntableWarnsOnceAboutTheIssuesOfAFile() throws {
+        let vinyl = try Vinyl(data: Data(Self.cassetteWithABadBody.utf8), name: "fail")
+        let file = URL(fileURLWithPath: "/cassettes/\(UUID().uuidString)/fail.json")
+        let warning = try #require(VinylIssue.claimWarning(about: vinyl, file: file))
+        #expect(warning.hasPrefix("Gramophone: vinyl \"fail\" (\(file.path)) was read with 1 issue:"))
+        #expect(warning.contains("interactions[0].response.body: the body is not valid base64 (DVR read it as no body); served as an empty body. To fix:"))
+        #expect(VinylIssue.claimWarning(about: vinyl, file: file) == nil)
+    }
+}
