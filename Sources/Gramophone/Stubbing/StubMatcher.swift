@@ -47,7 +47,8 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The URL's path (percent escapes undone, as `URL.path` gives it) contains a match of the
+    /// The URL's path (percent escapes undone, as `URL.path` gives it: empty for
+    /// `https://api.example.com` with no slash, so `^/?$` is its root) contains a match of the
     /// regular expression: OHHTTPStubs' `pathMatches`, so `^/users/[0-9]+$` anchors to the
     /// path, not to the whole URL as in `urlRegex(_:)`. Named groups are captured as variables.
     /// - Throws: `StubError.invalidPattern` when the expression does not compile.
@@ -181,7 +182,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
             let onPath = if case .pathRegex = kind { true } else { false }
             let text = onPath ? request.url.path : request.url.absoluteString
             guard let result = regex.value.firstMatch(in: text, options: [], range: NSRange(text.startIndex..., in: text)) else {
-                return .failed("\(onPath ? "path" : "url") \(text) does not match /\(regex.value.pattern)/")
+                return .failed("\(onPath ? "path" : "url") \(text.isEmpty ? "(empty)" : text) does not match /\(regex.value.pattern)/")
             }
             var values: [String: String] = [:]
             for name in names {

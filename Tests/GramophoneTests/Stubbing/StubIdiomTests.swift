@@ -32,6 +32,20 @@ import Testing
         #expect(await status(turntable, URLRequest(url: URL(string: "https://api.example.com/v1/users/42")!)) == nil)
     }
 
+    @Test func aRootWithoutASlashHasAnEmptyPath() throws {
+        // As `URL.path` (and so OHHTTPStubs' `pathMatches`) sees `https://api.example.com`.
+        let request = Track.Request(url: URL(string: "https://api.example.com")!)
+        guard case .failed(let why) = try StubMatcher.pathRegex("^/$").evaluate(request, parts: RequestParts(request)) else {
+            Issue.record("expected no match")
+            return
+        }
+        #expect(why == "path (empty) does not match /^/$/")
+        guard case .matched = try StubMatcher.pathRegex("^/?$").evaluate(request, parts: RequestParts(request)) else {
+            Issue.record("expected a match")
+            return
+        }
+    }
+
     @Test func aHeaderNamedMatchesWhateverItsValue() async throws {
         // OHHTTPStubs: `hasHeaderNamed("Authorization")`.
         let turntable = Turntable(vinyl: Vinyl(name: "empty"))
