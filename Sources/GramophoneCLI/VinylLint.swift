@@ -14,7 +14,8 @@ enum VinylLint {
     }
 
     static func problems(in vinyl: Vinyl, format: VinylFormat) -> [Problem] {
-        var problems: [Problem] = []
+        // What reading went past (a DVR body DVR itself read as none), with how it is served.
+        var problems = vinyl.issues.map { Problem(place: $0.place, message: "\($0.problem); \($0.served); to fix: \($0.fix)") }
         var firstSeen: [RequestKey: Int] = [:]
         for (index, track) in vinyl.tracks.enumerated() {
             let place = format.place(ofTrack: index)
@@ -22,19 +23,23 @@ enum VinylLint {
             let key = RequestKey(request)
             if let earlier = firstSeen[key] {
                 let sameAnswer = vinyl.tracks[earlier].outcome == track.outcome
+                // A Turntable matches a DVR cassette as DVR did: the last agreeing interaction answers.
+                let answer =
+                    format == .dvr
+                    ? (sameAnswer ? "a redundant copy" : "this one answers it, as under DVR, so track #\(earlier) is never played") + "; remove one"
+                    : (sameAnswer ? "a redundant copy that is never played" : "never played, because track #\(earlier) answers it first") + "; remove it"
                 problems.append(
                     Problem(
                         place: place,
                         message: "the same request as track #\(earlier) (\(request.method) \(request.url.absoluteString)): "
-                            + (sameAnswer ? "a redundant copy that is never played" : "never played, because track #\(earlier) answers it first")
-                            + "; remove it, or replay with a play-once or in-order strategy"))
+                            + answer + ", or replay with a play-once or in-order strategy"))
             } else {
                 firstSeen[key] = index
             }
-            problems += bodyProblems(request.body, headers: request.headers, place: place + ".request")
+            problems += bodyProblems(request.body, headers: request.headers, place: place + ".request", format: format)
             guard case .response(let response) = track.outcome else { continue }
             let responsePlace = place + ".response"
-            problems += bodyProblems(response.body, headers: response.headers, place: responsePlace)
+            problems += bodyProblems(response.body, headers: response.headers, place: responsePlace, format: format)
             if let url = response.url, let host = url.host?.lowercased(), host != request.url.host?.lowercased() {
                 problems.append(
                     Problem(
@@ -63,7 +68,7 @@ enum VinylLint {
         }
     }
 
-    private static func bodyProblems(_ body: Data, headers: Headers, place: String) -> [Problem] {
+    private static func bodyProblems(_ body: Data, headers: Headers, place: String, format: VinylFormat) -> [Problem] {
         var problems: [Problem] = []
         if !body.isEmpty && headers.mediaType == nil {
             problems.append(Problem(place: place + ".headers", message: "a \(body.count)-byte body has no Content-Type; add one so readers and clients know how to treat it"))
@@ -75,14 +80,39 @@ enum VinylLint {
         }
         // An empty body with a length is a HEAD or 304 answer, which is fine.
         if !body.isEmpty, let length = headers["Content-Length"], let declared = Int(length.trimmingCharacters(in: .whitespaces)), declared != body.count,
-            headers["Content-Encoding"] == nil
+            headers["Content-Encoding"] == nil, !isReserialisedByDVR(headers, format: format)
         {
             problems.append(Problem(place: place + ".headers", message: "Content-Length says \(declared) but the body has \(body.count) bytes; remove the header or fix it"))
         }
         if let encoding = headers["Content-Encoding"]?.lowercased(), encoding.contains("gzip"), !body.isEmpty, !body.starts(with: [0x1F, 0x8B]) {
             problems.append(Problem(place: place + ".headers", message: "Content-Encoding says gzip but the body is not gzip data; remove the Content-Encoding header"))
         }
+        if let encoding = otherCompression(headers), !body.isEmpty, looksLikePlainText(body) {
+            problems.append(
+                Problem(place: place + ".headers", message: "Content-Encoding says \(encoding) but the body is plain text (already decoded); remove the Content-Encoding header"))
+        }
         return problems
+    }
+
+    /// DVR stored a JSON body (`application/json…`, the exact key it read) as a JSON value, so
+    /// the bytes read back are that value written compactly, not the bytes the server sent and
+    /// its Content-Length counted: a length that differs is DVR's doing, not the file's defect.
+    private static func isReserialisedByDVR(_ headers: Headers, format: VinylFormat) -> Bool {
+        format == .dvr && headers.fields.contains { $0.name == "Content-Type" && $0.value.hasPrefix("application/json") }
+    }
+
+    /// A `Content-Encoding` other than gzip (checked above by its magic bytes) that a client
+    /// would try to undo: brotli and zstd have no reliable magic, so plain text is the tell.
+    private static func otherCompression(_ headers: Headers) -> String? {
+        guard let value = headers["Content-Encoding"]?.lowercased() else { return nil }
+        let codings = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        return codings.first { ["br", "deflate", "zstd", "compress"].contains($0) }
+    }
+
+    /// UTF-8 with no control characters but whitespace: what no compressor's output looks like.
+    private static func looksLikePlainText(_ body: Data) -> Bool {
+        guard let text = String(data: body, encoding: .utf8) else { return false }
+        return text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\n" || $0 == "\r" || $0 == "\t" }
     }
 
     /// What makes two requests indistinguishable to every matcher.

@@ -26,7 +26,8 @@ public struct TestVinyl: Sendable {
     ///   the source folder of a bundle's vinyls.
     init(name: String, configuration: VinylConfiguration, sourcePath: String?) throws {
         let store = configuration.store ?? .defaultFolder(nearPath: sourcePath)
-        let matching = configuration.matching ?? .default
+        // No strategy named: the Turntable chooses by the vinyl (`.dvr` for a DVR cassette).
+        let matching = configuration.matching
         let recording = configuration.resolvedRecording
         self.name = name
         turntable = try Turntable(vinylNamed: name, from: store, matching: matching, recording: recording, sourcePath: sourcePath)

@@ -2,8 +2,14 @@ import Foundation
 
 /// DVR cassettes: `{"name", "interactions": [{"request", "response", "recorded_at"}]}`.
 ///
-/// Bodies follow DVR's rules (base64 unless the content type is text or JSON, base64 also
-/// when there is no content type). Interactions are kept in file order.
+/// Bodies follow DVR's rules, read from the exact `Content-Type` key as DVR looked it up
+/// (text under `text/…`, a JSON value or text under `application/json…`, base64 otherwise,
+/// also when there is no `Content-Type` or only a `content-type`). Interactions are kept in
+/// file order.
+///
+/// Like DVR, one interaction whose body cannot be decoded does not make the cassette
+/// unreadable: DVR read such a body as nil, and so it is read here as no body, with a
+/// `VinylIssue` naming it (`Vinyl.issues`, `gramophone lint`, a warning when a Turntable loads it).
 enum DVRFormat {
     static func decode(_ document: JSONValue, name: String) throws -> Vinyl {
         let root = DecodingPath()
@@ -15,7 +21,42 @@ enum DVRFormat {
             throw StructureError(path: root.key("interactions"), problem: "expected an array, found \(interactions.kindName)", fix: "List the interactions in an array")
         }
         let cassetteName = try document.optionalString("name", at: root) ?? name
-        return Vinyl(name: cassetteName, tracks: try GramophoneFormat.decodeTracks(items, path: root.key("interactions"), convention: .dvr))
+        var tracks: [Track] = []
+        var issues: [VinylIssue] = []
+        tracks.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            let path = root.key("interactions").index(index)
+            var interaction = item
+            // At most one retry per side: the request's body, then the response's.
+            for _ in 0..<3 {
+                do {
+                    tracks.append(try GramophoneFormat.decodeTrack(interaction, path: path, convention: .dvr))
+                    break
+                } catch let error as StructureError {
+                    guard let side = ["request", "response"].first(where: { error.path.place == path.key($0).key("body").place }),
+                        let withoutBody = removingBody(of: side, from: interaction)
+                    else { throw error }
+                    interaction = withoutBody
+                    issues.append(
+                        VinylIssue(
+                            place: error.path.place, problem: error.problem + " (DVR read it as no body)",
+                            served: side == "response" ? "served as an empty body" : "matched as an empty body",
+                            fix: "Store the body as base64, or add \"bodyEncoding\": \"text\" beside it to \(side == "response" ? "serve" : "match") the text as written"))
+                }
+            }
+        }
+        var vinyl = Vinyl(name: cassetteName, tracks: tracks)
+        vinyl.issues = issues
+        return vinyl
+    }
+
+    /// The interaction with `side`'s body (and any `bodyEncoding`) left out; nil if it had none.
+    private static func removingBody(of side: String, from interaction: JSONValue) -> JSONValue? {
+        guard case .object(var members) = interaction, let position = members.firstIndex(where: { $0.key == side }),
+            case .object(let fields) = members[position].value, fields.contains(where: { $0.key == "body" })
+        else { return nil }
+        members[position].value = .object(fields.filter { $0.key != "body" && $0.key != BodyCoding.encodingKey })
+        return .object(members)
     }
 
     static func encode(_ vinyl: Vinyl) -> JSONValue {
@@ -48,6 +89,8 @@ enum DVRFormat {
             if let (body, encoding) = dvrBody(response.body, headers: response.headers) {
                 fields.append(("body", body))
                 if let encoding { fields.append((BodyCoding.encodingKey, .string(encoding))) }
+            } else if let empty = emptyResponseBody(response.headers) {
+                fields.append(("body", empty))
             }
             fields.append(("headers", response.headers.jsonValue))
             fields.append(("status", .number(String(response.status))))
@@ -57,18 +100,28 @@ enum DVRFormat {
         return .object(members)
     }
 
+    /// DVR recorded every response's data, an empty one as `""` (empty text, or the base64 of
+    /// nothing), which it reads back as an empty body rather than none. Under a JSON type DVR
+    /// wrote no body for empty data (it is no JSON), so none is written there either.
+    private static func emptyResponseBody(_ headers: Headers) -> JSONValue? {
+        if let type = DVRMatching.exactValue("Content-Type", in: headers), type.hasPrefix("application/json") { return nil }
+        return .string("")
+    }
+
     /// DVR's own rule: a JSON value under a JSON type, a string under `text/*` and
     /// `application/json…`, base64 for everything else (vendor `+json` and no type included),
-    /// as the reader expects. Bytes that are not UTF-8 under a string type are base64 marked
-    /// with Gramophone's `bodyEncoding` (DVR has no way to say it; ours reads it back exactly).
+    /// as the reader expects; the type is the exact `Content-Type` key, as DVR reads it back.
+    /// Bytes that are not UTF-8 under a string type are base64 marked with Gramophone's
+    /// `bodyEncoding` (DVR has no way to say it; ours reads it back exactly).
     private static func dvrBody(_ body: Data, headers: Headers) -> (value: JSONValue, encoding: String?)? {
         guard !body.isEmpty else { return nil }
-        if let mediaType = headers.mediaType {
+        if let contentType = DVRMatching.exactValue("Content-Type", in: headers) {
+            let mediaType = (contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? contentType).trimmingWhitespace().lowercased()
             let isText = UTF8Validation.isValid(body)
             if BodyCoding.isJSON(mediaType), isText, let value = try? JSONParser.parse(body), Data(JSONWriter.compact(value)) == body, value.stringValue == nil, value != .null {
                 return (value, nil)
             }
-            if mediaType.hasPrefix("text/") || mediaType.hasPrefix("application/json") {
+            if contentType.hasPrefix("text/") || contentType.hasPrefix("application/json") {
                 return isText ? (.string(String(decoding: body, as: UTF8.self)), nil) : (.string(body.base64EncodedString()), "base64")
             }
         }

@@ -11,13 +11,11 @@ enum ISO8601 {
         // Years outside 1-9999 have no ISO form a reader accepts: clamp to the readable range.
         let raw = date.timeIntervalSince1970
         let seconds = raw.isFinite ? min(max(raw, GramophoneFormat.dateRange.lowerBound), GramophoneFormat.dateRange.upperBound) : 0
-        // Milliseconds, rounded down; but a date read from "….254Z" is the nearest double (a
-        // `Date` counts from 2001, so near 1970 too it is only as fine as ~1e9 s allows), which
-        // may lie a hair below .254: it must write back as .254, or every rewrite of a vinyl
-        // would move its dates by a millisecond (found by the VinylWriters fuzz target).
-        let scaled = seconds * 1000, nearest = scaled.rounded()
-        let slack = 4000 * max(date.timeIntervalSinceReferenceDate.ulp, seconds.ulp)
-        let milliseconds = Int(abs(scaled - nearest) <= slack ? nearest : scaled.rounded(.down))
+        // The nearest millisecond: DVR's `1434688721.440751` is .441, not .440. A date read from
+        // "….254Z" is the nearest double (a `Date` counts from 2001, so near 1970 too it is only
+        // as fine as ~1e9 s allows), a hair from .254 either way: it writes back as .254, so no
+        // rewrite of a vinyl moves its dates (the VinylWriters fuzz target checks it).
+        let milliseconds = Int((seconds * 1000).rounded())
         let whole = floorDivide(milliseconds, 1000)
         let days = floorDivide(whole, 86_400)
         let time = whole - days * 86_400

@@ -146,6 +146,7 @@ extension Vinyl {
     public init(data: Data, name: String, format: VinylFormat? = nil, file: String? = nil) throws {
         if format == .plist || (format == nil && PropertyListFormat.looksLikePropertyList(data)) {
             self = try Self.wrapping(file) { try PropertyListFormat.decode(data, name: name) }
+            self.format = .plist
             return
         }
         let document: JSONValue
@@ -166,6 +167,7 @@ extension Vinyl {
             case .plist: return try PropertyListFormat.decode(data, name: name)
             }
         }
+        self.format = chosen
     }
 
     /// Turns a decoder's `StructureError` into a `VinylError` that names the file.

@@ -152,7 +152,7 @@ struct BodyComparison: Sendable, Hashable {
         case let (.multipart(a), .multipart(b)):
             return multipartDifferences(a, b)
         default:
-            return ["body: \(Self.preview(live)) vs \(Self.preview(recorded))"]
+            return [Self.bytesDifference(live, recorded)]
         }
     }
 
@@ -189,7 +189,10 @@ struct BodyComparison: Sendable, Hashable {
                 if pair.0.content != pair.1.content, partKey(pair.0) != partKey(pair.1) { lines.append(contentDifference(pair.0, pair.1, place: place)) }
             }
         }
-        if lines.isEmpty && ignored.isEmpty { lines.append("multipart parts: \(a.parts.map(\.name)) vs \(b.parts.map(\.name))") }
+        if lines.isEmpty && ignored.isEmpty {
+            let x = a.parts.map(\.name), y = b.parts.map(\.name)
+            lines.append(x == y ? "multipart parts \(x): the same parts, in another order" : "multipart parts: \(x) vs \(y)")
+        }
         return lines + ignored
     }
 
@@ -231,6 +234,15 @@ struct BodyComparison: Sendable, Hashable {
             result.append(digit)
         }
         return (number < 0 ? "-" : "") + result
+    }
+
+    /// `body: a vs b`; where the previews print alike, where the bytes part.
+    static func bytesDifference(_ live: Data, _ recorded: Data) -> String {
+        let a = preview(live), b = preview(recorded)
+        if a != b { return "body: \(a) vs \(b)" }
+        if live == recorded { return "body: the same \(grouped(live.count)) bytes, read differently by each side's Content-Type" }
+        let offset = zip(live, recorded).prefix { $0 == $1 }.count
+        return "body: \(a), differing from byte \(grouped(offset)) on (\(grouped(live.count)) vs \(grouped(recorded.count)) bytes)"
     }
 
     static func preview(_ data: Data) -> String {

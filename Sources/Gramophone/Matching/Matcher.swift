@@ -218,9 +218,12 @@ public struct Matcher: Sendable {
             return keyComponent(liveParts) == keyComponent(recordedParts)
         case .headers(let names):
             return names.allSatisfy { live.headers[$0] == recorded.headers[$0] }
+        // A body byte-identical to the recorded one matches, whatever each side's type makes of it.
         case .body(let comparison):
-            return comparison.equal(live.body, live.headers, recorded.body, recorded.headers)
-        case .allHeaders, .graphQL:
+            return live.body == recorded.body || comparison.equal(live.body, live.headers, recorded.body, recorded.headers)
+        case .graphQL:
+            return (!live.body.isEmpty && live.body == recorded.body) || keyComponent(live, liveParts) == keyComponent(recorded, recordedParts)
+        case .allHeaders:
             return keyComponent(live, liveParts) == keyComponent(recorded, recordedParts)
         case .custom(_, let rule):
             return rule(live, recorded)

@@ -10,6 +10,7 @@ public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
     enum Mode: Sendable {
         case attributes([Matcher], playOnce: Bool)
         case trackOrder(checking: [Matcher])
+        case dvr(DVRMatching)
     }
 
     let mode: Mode
@@ -30,6 +31,26 @@ public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
     /// matchers the pair must also satisfy (a mismatch is a miss with the difference shown).
     public static func trackOrder(checking: [Matcher] = []) -> MatchingStrategy {
         MatchingStrategy(mode: .trackOrder(checking: checking))
+    }
+
+    /// As DVR's `Session` matched (`Cassette.interactionForRequest`): the same method, the
+    /// same URL as written (`URL ==`), the same body as DVR reads it by each side's exact
+    /// `Content-Type` key (text, a JSON value, or base64); of several, the last answers. A
+    /// Turntable given no strategy uses it for a cassette DVR wrote, and its miss reports say so.
+    public static let dvr = dvr()
+
+    /// `.dvr` with DVR's `Session` options: of the interactions that agree, the first answers
+    /// unless a later one also has the request's values for `headersToCheck` (names as
+    /// written, as DVR looked them up); `parametersToIgnore` are query parameters left out of
+    /// the URL comparison.
+    public static func dvr(headersToCheck: [String] = [], parametersToIgnore: [String] = []) -> MatchingStrategy {
+        MatchingStrategy(mode: .dvr(DVRMatching(headersToCheck: headersToCheck, parametersToIgnore: parametersToIgnore)))
+    }
+
+    /// The strategy a Turntable uses when none is given: `.dvr` for a cassette DVR wrote, so it
+    /// replays as it did under DVR, else `.default`.
+    static func chosen(for vinyl: Vinyl) -> MatchingStrategy {
+        vinyl.format == .dvr ? .dvr : .default
     }
 
     /// `.attributes` with these matchers: `[.method, .path]`.
@@ -65,6 +86,7 @@ public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
         switch mode {
         case .attributes(let matchers, _): return matchers
         case .trackOrder(let checking): return checking
+        case .dvr(let dvr): return dvr.matchers
         }
     }
 
@@ -80,6 +102,8 @@ public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
             return matchers.map(\.description).joined(separator: ", ") + (playOnce ? " (each track plays once)" : "")
         case .trackOrder(let checking):
             return "track order" + (checking.isEmpty ? "" : ", checking " + checking.map(\.description).joined(separator: ", "))
+        case .dvr(let dvr):
+            return dvr.description
         }
     }
 }

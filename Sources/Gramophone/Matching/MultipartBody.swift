@@ -12,14 +12,20 @@ struct MultipartBody: Sendable, Hashable {
 
     var parts: [Part]
 
-    /// Nil when the body is not multipart as its headers (or, lacking a boundary parameter, its
-    /// first line) say.
+    /// Nil when the body is not multipart as its headers say. The declared boundary is used
+    /// when the body holds it; else (no boundary parameter, or one the body does not use, as
+    /// in DVR's upload cassettes) the boundary on the body's first line.
     init?(_ body: Data, headers: Headers) {
         guard let type = headers.mediaType, type.hasPrefix("multipart/") else { return nil }
-        guard let boundary = Self.boundary(headers["Content-Type"] ?? "") ?? Self.sniffedBoundary(body),
-            let parts = Self.parts(Array(body), boundary: Array(boundary.utf8))
-        else { return nil }
-        self.parts = parts
+        let bytes = Array(body)
+        let declared = Self.boundary(headers["Content-Type"] ?? "")
+        if let declared, let parts = Self.parts(bytes, boundary: Array(declared.utf8)) {
+            self.parts = parts
+        } else if let used = Self.sniffedBoundary(body), used != declared, let parts = Self.parts(bytes, boundary: Array(used.utf8)) {
+            self.parts = parts
+        } else {
+            return nil
+        }
     }
 
     /// The `boundary` parameter, quoted or not.

@@ -10,6 +10,10 @@ struct TrackIndex: Sendable {
     private let keyed: [Matcher]
     let unkeyed: [Matcher]
     private var buckets: [String: Bucket]
+    /// Tracks by the same key with each body as its bytes: a body byte-identical to a recorded
+    /// one matches whatever each side's `Content-Type` makes of it. Empty unless bodies are keyed.
+    private var byteBuckets: [String: [Int]] = [:]
+    private let keysBodies: Bool
     /// Ranks tracks for miss reports.
     private var nearestIndex: NearestTrackIndex
 
@@ -29,10 +33,12 @@ struct TrackIndex: Sendable {
             ? keyable.filter { !$0.isURLPart }
             : keyable
         unkeyed = matchers.filter { !$0.isIndexable }
+        keysBodies = keyed.contains(where: \.readsBody)
         var buckets: [String: Bucket] = [:]
         buckets.reserveCapacity(tracks.count)
         for index in tracks.indices {
             buckets[Self.key(tracks[index].request, parts[index], keyed), default: Bucket(tracks: [])].tracks.append(index)
+            if keysBodies { byteBuckets[Self.byteKey(tracks[index].request, parts[index], keyed), default: []].append(index) }
         }
         self.buckets = buckets
         nearestIndex = NearestTrackIndex(parts: parts)
@@ -54,6 +60,21 @@ struct TrackIndex: Sendable {
         }
     }
 
+    /// `key` with each body component the body's bytes.
+    private static func byteKey(_ request: Track.Request, _ parts: RequestParts, _ matchers: [Matcher]) -> String {
+        var key = ""
+        for (position, matcher) in matchers.enumerated() {
+            if position > 0 { key += "\u{1F}" }
+            // An empty body is no body: a GET's GraphQL lives in its query, which the key keeps.
+            if matcher.readsBody, !request.body.isEmpty {
+                key += "r" + request.body.base64EncodedString()
+            } else {
+                matcher.appendKeyComponent(request, parts, to: &key)
+            }
+        }
+        return key
+    }
+
     /// Adds a track at the end (a newly recorded one) and returns its position.
     mutating func append(_ track: Track) -> Int {
         let position = tracks.count
@@ -61,12 +82,22 @@ struct TrackIndex: Sendable {
         tracks.append(track)
         parts.append(trackParts)
         buckets[Self.key(track.request, trackParts, keyed), default: Bucket(tracks: [])].tracks.append(position)
+        if keysBodies { byteBuckets[Self.byteKey(track.request, trackParts, keyed), default: []].append(position) }
         nearestIndex.append(trackParts)
         return position
     }
 
     /// The first track that matches, skipping played ones when `played` is given.
     mutating func firstMatch(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]?) -> Int? {
+        if let match = firstKeyedMatch(for: live, parts: liveParts, played: played) { return match }
+        guard keysBodies, let candidates = byteBuckets[Self.byteKey(live, liveParts, keyed)] else { return nil }
+        return candidates.first { candidate in
+            played?[candidate] != true
+                && unkeyed.allSatisfy { $0.matches(live: live, liveParts: liveParts, recorded: tracks[candidate].request, recordedParts: parts[candidate]) }
+        }
+    }
+
+    private mutating func firstKeyedMatch(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]?) -> Int? {
         let key = Self.key(live, liveParts, keyed)
         guard let bucketIndex = buckets.index(forKey: key) else { return nil }
         var bucket = buckets.values[bucketIndex]
@@ -85,6 +116,14 @@ struct TrackIndex: Sendable {
             }
         }
         return nil
+    }
+
+    /// Every track that matches, in track order: DVR's strategy chooses among them.
+    func allMatches(for live: Track.Request, parts liveParts: RequestParts) -> [Int] {
+        guard let bucket = buckets[Self.key(live, liveParts, keyed)] else { return [] }
+        return bucket.tracks.filter { candidate in
+            unkeyed.allSatisfy { $0.matches(live: live, liveParts: liveParts, recorded: tracks[candidate].request, recordedParts: parts[candidate]) }
+        }
     }
 
     /// The track nearest to `live` for a miss report, and how it differs on `matchers`.

@@ -4,8 +4,8 @@
 /// compared ignoring case while the recorded spelling is kept for the file. A name may repeat
 /// (HAR files list each `Set-Cookie` separately); `subscript` joins repeats with ", " as
 /// `HTTPURLResponse` does.
-/// Iterate `headers.fields` for every line, repeats included.
-public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+/// The fields are a collection, in order, repeats included: `for field in headers { … }`.
+public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, CustomStringConvertible, RandomAccessCollection {
     /// One header line.
     public struct Field: Sendable, Hashable {
         /// The name as written; compared without regard to case.
@@ -34,7 +34,14 @@ public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, Custo
         fields = elements.map { Field(name: $0.0, value: $0.1) }
     }
 
-    var isEmpty: Bool { fields.isEmpty }
+    // MARK: The fields, in order: `for field in headers { print(field.name, field.value) }`
+
+    /// The position of the first field.
+    public var startIndex: Int { fields.startIndex }
+    /// The position after the last field.
+    public var endIndex: Int { fields.endIndex }
+    /// The field at `position`, as sent or recorded (repeated names kept apart).
+    public subscript(position: Int) -> Field { fields[position] }
 
     /// The value of `name` (any case); repeated fields joined with ", ".
     public subscript(name: String) -> String? {
@@ -72,8 +79,6 @@ public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, Custo
     }
 
     mutating func remove(_ name: String) { self[name] = nil }
-
-    func contains(where predicate: (Field) -> Bool) -> Bool { fields.contains(where: predicate) }
 
     /// Adds a field, keeping any earlier field of the same name.
     public mutating func add(name: String, value: String) {

@@ -156,10 +156,26 @@ public struct Vinyl: Sendable, Hashable {
     public var name: String
     /// The tracks, in recorded order.
     public var tracks: [Track]
+    /// The format of the file the vinyl was read from; nil for a vinyl built in code.
+    /// A Turntable given no strategy matches a DVR cassette as DVR did (`MatchingStrategy.dvr`).
+    public internal(set) var format: VinylFormat?
+    /// What reading the file could not keep as written, each with how a replay serves it
+    /// (a DVR body that is not valid base64 is read as no body, as DVR read it). Empty for a
+    /// vinyl built in code; `gramophone lint` lists them.
+    public internal(set) var issues: [VinylIssue] = []
 
     /// A vinyl named `name` holding `tracks`.
     public init(name: String, tracks: [Track] = []) {
         self.name = name
         self.tracks = tracks
+    }
+
+    /// Two vinyls are equal when their names and tracks are: where a vinyl was read from is
+    /// not what it holds.
+    public static func == (a: Vinyl, b: Vinyl) -> Bool { a.name == b.name && a.tracks == b.tracks }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(tracks)
     }
 }

@@ -44,6 +44,8 @@ extension Turntable {
                 let position = deck.nextInOrder
                 guard position < deck.index.tracks.count else { return false }
                 return checking.allSatisfy { $0.matches(live: request, liveParts: parts, recorded: deck.index.tracks[position].request, recordedParts: deck.index.parts[position]) }
+            case .dvr:
+                return !deck.index.allMatches(for: request, parts: parts).isEmpty
             }
         }
     }

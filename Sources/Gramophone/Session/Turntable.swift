@@ -25,6 +25,8 @@ public final class Turntable: NetworkSession, Sendable {
         /// The file to edit when `file` is a bundle's built copy: its source (the advice of a miss names it).
         var sourceFile: URL?
         var strategy: MatchingStrategy
+        /// No strategy was given: it follows the vinyl (`MatchingStrategy.chosen(for:)`).
+        var strategyFollowsVinyl: Bool
         var index: TrackIndex
         var playCounts: [Int]
         var played: [Bool]
@@ -41,12 +43,13 @@ public final class Turntable: NetworkSession, Sendable {
         /// track, made on first use.
         var heads: [ResponseHead?]
 
-        init(vinyl: Vinyl, file: URL?, sourceFile: URL?, strategy: MatchingStrategy) {
+        init(vinyl: Vinyl, file: URL?, sourceFile: URL?, strategy: MatchingStrategy?) {
             self.vinyl = vinyl
             self.file = file
             self.sourceFile = sourceFile
-            self.strategy = strategy
-            index = TrackIndex(tracks: vinyl.tracks, matchers: strategy.matchers)
+            self.strategy = strategy ?? .chosen(for: vinyl)
+            strategyFollowsVinyl = strategy == nil
+            index = TrackIndex(tracks: vinyl.tracks, matchers: self.strategy.matchers)
             playCounts = Array(repeating: 0, count: vinyl.tracks.count)
             played = Array(repeating: false, count: vinyl.tracks.count)
             heads = Array(repeating: nil, count: vinyl.tracks.count)
@@ -64,13 +67,17 @@ public final class Turntable: NetworkSession, Sendable {
     let recorder: Recorder?
 
     /// A Turntable playing `vinyl`, built in code or read with `Vinyl(contentsOf:)`.
-    public convenience init(vinyl: Vinyl, matching: MatchingStrategy = .default) {
+    ///
+    /// With no `matching`, a cassette DVR wrote is matched as DVR did (`MatchingStrategy.dvr`)
+    /// and any other vinyl by `MatchingStrategy.default`; pass a strategy to choose.
+    public convenience init(vinyl: Vinyl, matching: MatchingStrategy? = nil) {
         self.init(vinyl: vinyl, matching: matching, file: nil, recorder: nil)
     }
 
-    init(vinyl: Vinyl, matching: MatchingStrategy, file: URL?, sourceFile: URL? = nil, recorder: Recorder?) {
+    init(vinyl: Vinyl, matching: MatchingStrategy?, file: URL?, sourceFile: URL? = nil, recorder: Recorder?) {
         deck = Locked(Deck(vinyl: vinyl, file: file, sourceFile: sourceFile, strategy: matching))
         self.recorder = recorder
+        VinylIssue.warnOnce(about: vinyl, file: sourceFile ?? file)
     }
 
     deinit {
@@ -91,13 +98,14 @@ public final class Turntable: NetworkSession, Sendable {
     ///   - name: the vinyl's name, without extension; `/` makes subfolders (`"UsersTests/fetchesUser"`).
     ///   - store: where the vinyl is; nil is `VinylStore.defaultFolder()`: the `Vinyls` folder
     ///     of the target the calling file (`sourceFile`) belongs to, `Tests/<Target>/Vinyls/`.
-    ///   - matching: how a live request finds its track; the default compares method and URL.
+    ///   - matching: how a live request finds its track; nil (the default) is `.dvr` for a
+    ///     cassette DVR wrote, so it replays as under DVR, and `.default` (method and URL) otherwise.
     ///   - recording: how to record what the vinyl lacks; nil replays only.
     ///   - sourceFile: the calling file, which places the default store; leave it to the compiler.
     /// - Throws: `VinylError` for a bad name, a missing vinyl (that will not be recorded) or an
     ///   unreadable one; `RecordingError.invalidMode` for an unknown `GRAMOPHONE_RECORD_MODE`.
     public convenience init(
-        vinylNamed name: String, from store: VinylStore? = nil, matching: MatchingStrategy = .default, recording: Recording? = nil,
+        vinylNamed name: String, from store: VinylStore? = nil, matching: MatchingStrategy? = nil, recording: Recording? = nil,
         sourceFile: StaticString = #filePath
     ) throws {
         try self.init(vinylNamed: name, from: store, matching: matching, recording: recording, sourcePath: "\(sourceFile)")
@@ -105,7 +113,7 @@ public final class Turntable: NetworkSession, Sendable {
 
     /// The initialiser above with the source file as a string (a test's source location), as
     /// the test helpers know it.
-    package convenience init(vinylNamed name: String, from store: VinylStore?, matching: MatchingStrategy, recording: Recording?, sourcePath: String?) throws {
+    package convenience init(vinylNamed name: String, from store: VinylStore?, matching: MatchingStrategy?, recording: Recording?, sourcePath: String?) throws {
         let store = store ?? .defaultFolder(nearPath: sourcePath)
         // A bundle's vinyl is edited (and recorded) in the source folder it is copied from.
         let source = try store.sourceFile(for: name, near: sourcePath)
@@ -170,7 +178,7 @@ public final class Turntable: NetworkSession, Sendable {
 
     private func load(_ vinyl: Vinyl, file: URL?, source: URL? = nil) {
         deck.withLock { deck in
-            deck = Deck(vinyl: vinyl, file: file, sourceFile: source, strategy: deck.strategy)
+            deck = Deck(vinyl: vinyl, file: file, sourceFile: source, strategy: deck.strategyFollowsVinyl ? nil : deck.strategy)
         }
     }
 
@@ -184,6 +192,7 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     /// How tracks are chosen. Changing it re-indexes the tracks and forgets what was played.
+    /// Unless one was given, it is `.dvr` for a cassette DVR wrote and `.default` otherwise.
     public var matching: MatchingStrategy {
         get { deck.withLock { $0.strategy } }
         set {
@@ -263,11 +272,17 @@ public final class Turntable: NetworkSession, Sendable {
             guard checking.allSatisfy({ $0.matches(live: live, liveParts: liveParts, recorded: recorded, recordedParts: deck.index.parts[position]) }) else { return nil }
             deck.nextInOrder += 1
             return position
+        case .dvr(let dvr):
+            return dvr.select(from: deck.index.allMatches(for: live, parts: liveParts), live: live, tracks: deck.index.tracks)
         }
     }
 
     static func missReport(for live: Track.Request, deck: Deck) -> MissReport {
-        var report = MissReport(request: live, vinylName: deck.vinyl.name, vinylPath: deck.file?.path, strategy: deck.strategy.description, differences: [])
+        var strategy = deck.strategy.description
+        if deck.strategyFollowsVinyl, case .dvr = deck.strategy.mode {
+            strategy += ", chosen for a DVR cassette (pass matching: to choose another)"
+        }
+        var report = MissReport(request: live, vinylName: deck.vinyl.name, vinylPath: deck.file?.path, strategy: strategy, differences: [])
         switch deck.strategy.mode {
         case .trackOrder(let checking):
             let position = deck.nextInOrder
@@ -288,6 +303,13 @@ public final class Turntable: NetworkSession, Sendable {
                 if differences.isEmpty && playOnce && deck.played[index] {
                     report.note = "track #\(index) matches but has already been played, and each track plays once"
                 }
+            }
+            return report
+        case .dvr(let dvr):
+            if let (index, _) = deck.index.nearest(to: live, matchers: dvr.matchers) {
+                report.nearestTrackIndex = index
+                report.nearestRequest = deck.index.tracks[index].request
+                report.differences = DVRMatching.differences(live: live, recorded: deck.index.tracks[index].request, parametersToIgnore: dvr.parametersToIgnore)
             }
             return report
         }

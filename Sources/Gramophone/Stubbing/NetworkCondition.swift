@@ -10,6 +10,10 @@ public enum NetworkCondition: Sendable, Equatable {
     case delayed(TimeInterval)
     /// The body is spread over time in chunks, as a connection of this speed would deliver it.
     case throughput(ConnectionSpeed)
+    /// The headers arrive after `delay` seconds, then the body at `speed`: OHHTTPStubs'
+    /// `requestTime` with `responseTime`. `.delayed(by:)` and `.delivered(.throughput(…))`
+    /// on one `StubResponse` combine into it.
+    case delayedThroughput(delay: TimeInterval, speed: ConnectionSpeed)
     /// The network is down: every request fails with `URLError(.notConnectedToInternet)`.
     case down
 
@@ -25,6 +29,8 @@ public enum NetworkCondition: Sendable, Equatable {
             return (0, byteCount > 0 ? [(0, byteCount)] : [])
         case .delayed(let seconds):
             return (max(0, seconds), byteCount > 0 ? [(0, byteCount)] : [])
+        case .delayedThroughput(let delay, let speed):
+            return (max(0, delay), NetworkCondition.throughput(speed).deliveryPlan(byteCount: byteCount).chunks)
         case .throughput(let speed):
             let bytesPerChunk = max(1, Int(speed.bytesPerSecond * Self.chunkInterval))
             var chunks: [(delay: TimeInterval, size: Int)] = []
@@ -36,6 +42,18 @@ public enum NetworkCondition: Sendable, Equatable {
                 remaining -= size
             }
             return (0, chunks)
+        }
+    }
+
+    /// `self` then `next`, as modifiers on one response apply them: a delay and a throughput
+    /// add up to both; any other condition replaces what was there.
+    func followed(by next: NetworkCondition) -> NetworkCondition {
+        switch (self, next) {
+        case (.delayed(let delay), .throughput(let speed)), (.delayedThroughput(let delay, _), .throughput(let speed)),
+            (.throughput(let speed), .delayed(let delay)), (.delayedThroughput(_, let speed), .delayed(let delay)):
+            return .delayedThroughput(delay: delay, speed: speed)
+        default:
+            return next
         }
     }
 

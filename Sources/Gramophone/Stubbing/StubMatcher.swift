@@ -12,6 +12,8 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
         /// Vinyl matchers against a reference request (its parts taken apart once, here).
         case request([Matcher], Track.Request, RequestParts, String)
         case regex(RegexBox, [String])
+        case pathRegex(RegexBox, [String])
+        case headerPresent(String)
         case uriTemplate(URITemplate)
         case path(PathPattern)
         case bodyBytes(Data)
@@ -27,7 +29,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
         switch kind {
         case .bodyBytes, .json, .custom: return true
         case .request(let matchers, _, _, _): return matchers.contains { $0.readsBody }
-        case .regex, .uriTemplate, .path: return false
+        case .regex, .pathRegex, .headerPresent, .uriTemplate, .path: return false
         }
     }
 
@@ -40,6 +42,20 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
         do {
             let regex = try NSRegularExpression(pattern: pattern, options: [])
             return StubMatcher(kind: .regex(RegexBox(regex), groupNames(in: pattern)))
+        } catch {
+            throw StubError.invalidPattern(pattern, kind: "regular expression", problem: "\(error)")
+        }
+    }
+
+    /// The URL's path (percent escapes undone, as `URL.path` gives it: empty for
+    /// `https://api.example.com` with no slash, so `^/?$` is its root) contains a match of the
+    /// regular expression: OHHTTPStubs' `pathMatches`, so `^/users/[0-9]+$` anchors to the
+    /// path, not to the whole URL as in `urlRegex(_:)`. Named groups are captured as variables.
+    /// - Throws: `StubError.invalidPattern` when the expression does not compile.
+    public static func pathRegex(_ pattern: String) throws(StubError) -> StubMatcher {
+        do {
+            let regex = try NSRegularExpression(pattern: pattern, options: [])
+            return StubMatcher(kind: .pathRegex(RegexBox(regex), groupNames(in: pattern)))
         } catch {
             throw StubError.invalidPattern(pattern, kind: "regular expression", problem: "\(error)")
         }
@@ -82,6 +98,10 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     public static func header(_ name: String, _ value: String) -> StubMatcher {
         comparing([.headers(name)], with: Track.Request(url: placeholderURL, headers: [name: value]), "header \(name): \(value)")
     }
+
+    /// The request has a header `name` (in any case), whatever its value: OHHTTPStubs'
+    /// `hasHeaderNamed`.
+    public static func header(_ name: String) -> StubMatcher { StubMatcher(kind: .headerPresent(name)) }
 
     /// The body is exactly these bytes.
     public static func body(_ body: Data) -> StubMatcher { StubMatcher(kind: .bodyBytes(body)) }
@@ -134,6 +154,8 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
         switch kind {
         case .request(_, _, _, let text): return text
         case .regex(let regex, _): return "url matching /\(regex.value.pattern)/"
+        case .pathRegex(let regex, _): return "path matching /\(regex.value.pattern)/"
+        case .headerPresent(let name): return "header \(name) present"
         case .uriTemplate(let template): return "URI template \(template)"
         case .path(let pattern): return "path \(pattern)"
         case .bodyBytes(let data): return "body \(BodyComparison.preview(data))"
@@ -154,10 +176,13 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
             let differences = matchers.compactMap { $0.difference(live: request, liveParts: parts, recorded: reference, recordedParts: referenceParts) }
             if differences.isEmpty { return .matched([:]) }
             return .failed(differences.joined(separator: "; ").replacingOccurrences(of: "\n", with: "; ") + " (request vs stub)")
-        case .regex(let regex, let names):
-            let text = request.url.absoluteString
+        case .headerPresent(let name):
+            return request.headers[name] != nil ? .matched([:]) : .failed("no header \(name)")
+        case .regex(let regex, let names), .pathRegex(let regex, let names):
+            let onPath = if case .pathRegex = kind { true } else { false }
+            let text = onPath ? request.url.path : request.url.absoluteString
             guard let result = regex.value.firstMatch(in: text, options: [], range: NSRange(text.startIndex..., in: text)) else {
-                return .failed("url \(text) does not match /\(regex.value.pattern)/")
+                return .failed("\(onPath ? "path" : "url") \(text.isEmpty ? "(empty)" : text) does not match /\(regex.value.pattern)/")
             }
             var values: [String: String] = [:]
             for name in names {

@@ -44,6 +44,29 @@ public struct StubResponse: Sendable {
         StubResponse(try .json(encoding: value, status: status, headers: headers, encoder: encoder))
     }
 
+    /// A JSON response from a dictionary as `JSONSerialization` takes it (OHHTTPStubs'
+    /// `jsonObject:`), written at once with sorted keys, so the response is `Sendable` whatever
+    /// `object` holds. `Content-Type: application/json` unless `headers` say otherwise.
+    /// - Throws: `StubError.invalidPattern` when a value is not a string, number, boolean,
+    ///   `NSNull`, array or dictionary.
+    public static func json(object: [String: Any], status: Int = 200, headers: Headers = [:]) throws(StubError) -> StubResponse {
+        try serialised(object, status: status, headers: headers)
+    }
+
+    /// A JSON response from an array as `JSONSerialization` takes it; see `json(object:status:headers:)`.
+    /// - Throws: `StubError.invalidPattern` when an element is not JSON.
+    public static func json(array: [Any], status: Int = 200, headers: Headers = [:]) throws(StubError) -> StubResponse {
+        try serialised(array, status: status, headers: headers)
+    }
+
+    private static func serialised(_ object: Any, status: Int, headers: Headers) throws(StubError) -> StubResponse {
+        // Checked first: on Apple platforms `data(withJSONObject:)` raises an exception, not an error.
+        guard JSONSerialization.isValidJSONObject(object), let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
+            throw StubError.invalidPattern("\(object)", kind: "JSON object", problem: "holds a value that is not a string, number, boolean, NSNull, array or dictionary")
+        }
+        return .json(String(decoding: data, as: UTF8.self), status: status, headers: headers)
+    }
+
     /// A text response, UTF-8 encoded (`text/plain; charset=utf-8` unless `contentType` says otherwise).
     public static func text(_ text: String, status: Int = 200, contentType: String = "text/plain; charset=utf-8", headers: Headers = [:]) -> StubResponse {
         StubResponse(.text(text, status: status, contentType: contentType, headers: headers))
@@ -126,14 +149,17 @@ public struct StubResponse: Sendable {
         changingFixed { $0.headers[name] = value }
     }
 
-    /// The same response, travelling as `condition` says.
+    /// The same response, travelling as `condition` says. A throughput after a delay (or a
+    /// delay after a throughput) keeps both: the headers after the delay, then the body at that
+    /// speed (`NetworkCondition.delayedThroughput`); any other condition replaces the last.
     public func delivered(_ condition: NetworkCondition) -> StubResponse {
         var copy = self
-        copy.condition = condition
+        copy.condition = self.condition.followed(by: condition)
         return copy
     }
 
-    /// The same response, arriving after `seconds`.
+    /// The same response, arriving after `seconds` (with a throughput set, its body then
+    /// arrives at that speed).
     public func delayed(by seconds: TimeInterval) -> StubResponse { delivered(.delayed(seconds)) }
 
     /// The same response, with this cache storage policy.

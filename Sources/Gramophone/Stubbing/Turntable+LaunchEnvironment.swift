@@ -12,7 +12,8 @@ extension Turntable {
     /// UI test plays; without it, `installFromLaunchEnvironment()` does nothing.
     static let vinylPathVariable = "GRAMOPHONE_VINYL_PATH"
     /// The launch environment variable with the matching strategy: matcher names separated by
-    /// commas (`method,path,query,body`), or `trackOrder`; method and URL when not set.
+    /// commas (`method,path,query,body`), `trackOrder` or `dvr`; when not set, the vinyl's own
+    /// (`dvr` for a DVR cassette, method and URL otherwise).
     static let matchingVariable = "GRAMOPHONE_MATCHING"
 
     /// Plays the vinyl a UI test names in the app's launch environment, before the app's first
@@ -76,10 +77,11 @@ extension Turntable {
 }
 
 extension MatchingStrategy {
-    /// A strategy as `GRAMOPHONE_MATCHING` spells it; nil is the default.
-    init(launchValue: String?) throws {
-        guard let text = launchValue?.trimmingWhitespace(), !text.isEmpty else { self = .default; return }
+    /// A strategy as `GRAMOPHONE_MATCHING` spells it; nil when not set (the vinyl's own).
+    init?(launchValue: String?) throws {
+        guard let text = launchValue?.trimmingWhitespace(), !text.isEmpty else { return nil }
         if text.lowercased() == "trackorder" { self = .trackOrder(); return }
+        if text.lowercased() == "dvr" { self = .dvr; return }
         var matchers: [Matcher] = []
         for name in text.split(separator: ",").map({ String($0).trimmingWhitespace().lowercased() }) {
             switch name {
@@ -95,7 +97,7 @@ extension MatchingStrategy {
             default:
                 throw VinylError(
                     .malformed, file: nil, place: Turntable.matchingVariable, problem: "\"\(name)\" is not a matcher",
-                    fix: "Use matcher names separated by commas (method, url, scheme, host, port, path, query, body, graphql) or trackOrder")
+                    fix: "Use matcher names separated by commas (method, url, scheme, host, port, path, query, body, graphql) trackOrder or dvr")
             }
         }
         self = .attributes(matchers)

@@ -50,8 +50,11 @@ struct LaunchEnvironmentTests {
 
     @Test func aMatchingItDoesNotKnowIsRefusedWithTheVariableNamed() throws {
         #expect(throws: VinylError.self) { try MatchingStrategy(launchValue: "method,colour") }
-        #expect(try MatchingStrategy(launchValue: "method, path ,query").description == "method, path, query")
-        #expect(try MatchingStrategy(launchValue: "trackOrder").description == "track order")
+        #expect(try MatchingStrategy(launchValue: "method, path ,query")?.description == "method, path, query")
+        #expect(try MatchingStrategy(launchValue: "trackOrder")?.description == "track order")
+        // Unset: the vinyl's own strategy (DVR's for a DVR cassette); `dvr` names it.
+        #expect(try MatchingStrategy(launchValue: nil) == nil)
+        #expect(try MatchingStrategy(launchValue: "dvr")?.description.hasPrefix("DVR's") == true)
     }
 
     @Test(.enabled(if: HTTPBin.isAvailable, "needs the local httpbin (scripts/test starts it)"))
