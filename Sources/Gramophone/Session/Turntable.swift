@@ -89,7 +89,8 @@ public final class Turntable: NetworkSession, Sendable {
     ///   - name: the vinyl's name, without extension; `/` makes subfolders (`"UsersTests/fetchesUser"`).
     ///   - store: where the vinyl is; nil is `VinylStore.defaultFolder()`: the `Vinyls` folder
     ///     of the target the calling file (`sourceFile`) belongs to, `Tests/<Target>/Vinyls/`.
-    ///   - matching: how a live request finds its track; the default compares method and URL.
+    ///   - matching: how a live request finds its track; the default compares method, URL and
+    ///     body (`[.method, .url]` leaves the body out).
     ///   - recording: how to record what the vinyl lacks; nil replays only.
     ///   - sourceFile: the calling file, which places the default store; leave it to the compiler.
     /// - Throws: `VinylError` for a bad name, a missing vinyl (that will not be recorded) or an

@@ -12,7 +12,7 @@ extension Turntable {
     /// UI test plays; without it, `installFromLaunchEnvironment()` does nothing.
     static let vinylPathVariable = "GRAMOPHONE_VINYL_PATH"
     /// The launch environment variable with the matching strategy: matcher names separated by
-    /// commas (`method,path,query,body`), or `trackOrder`; method and URL when not set.
+    /// commas (`method,path,query,body`), or `trackOrder`; method, URL and body when not set.
     static let matchingVariable = "GRAMOPHONE_MATCHING"
 
     /// Plays the vinyl a UI test names in the app's launch environment, before the app's first
