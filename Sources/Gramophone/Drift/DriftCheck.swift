@@ -128,6 +128,8 @@ extension Vinyl {
         }
         var liveResponse = Track.Response(recording: response, body: body, for: sent.url)
         if liveResponse.url == sent.url { liveResponse.url = nil }
+        // Recorded by default rule, a decoded body has no Content-Encoding: compare like with like.
+        if track.response.map({ ContentCoding.outermost($0.headers) == nil }) ?? true { _ = liveResponse.describeStoredBody() }
         guard let recorded = track.response else {
             result.changes.append(DriftChange(place: "outcome", recorded: "error \(track.failure.map { "\($0.domain) \($0.code)" } ?? "")", live: "status \(response.statusCode)"))
             result.liveTrack = redactedLiveTrack(sent: sent, response: liveResponse, recorded: track, recordedAt: recordedAt, start: start, check: check)
