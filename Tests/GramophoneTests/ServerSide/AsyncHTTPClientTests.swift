@@ -136,11 +136,17 @@ struct AsyncHTTPClientTests {
     @Test(.enabled(if: HTTPBin.isAvailable))
     func aBodyStillCompressedIsStoredCompressedWithItsHeaders() async throws {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: HTTPClient.Configuration())
-        defer { try? client.syncShutdown() }
         let (recorder, folder) = try Self.recorder("compressed", httpClient: client)
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = try HTTPBin.baseURL().appendingPathComponent("gzip")
-        let live = try await Self.send(Self.get(url), to: recorder)
+        let live: Received
+        do {
+            live = try await Self.send(Self.get(url), to: recorder)
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
         #expect(live.body.starts(with: [0x1F, 0x8B]))
         let report = try #require(try recorder.eject())
         #expect(report.rewritten.isEmpty)
