@@ -15,7 +15,7 @@ enum LintCommand: Command {
           - tracks no request can reach (the same request as an earlier track)
           - bodies without a Content-Type
           - JSON content types whose body is not JSON
-          - Content-Length that differs from the body, Content-Encoding: gzip on plain bytes
+          - Content-Length that differs from the body, Content-Encoding (gzip, deflate, br…) on a decoded body
           - responses from another host than the request went to
           - bodies on 1xx, 204 and 304 responses
           - with --max-age, tracks recorded longer ago than AGE (tracks without a date are not judged)

@@ -73,7 +73,9 @@ enum VinylLint {
         if !body.isEmpty && headers.mediaType == nil {
             problems.append(Problem(place: place + ".headers", message: "a \(body.count)-byte body has no Content-Type; add one so readers and clients know how to treat it"))
         }
-        if let type = headers.mediaType, type == "application/json" || type.hasSuffix("+json"), !body.isEmpty,
+        // A body still compressed (its coding named, its bytes not decoded) is judged as compressed only.
+        let compressed = ContentCoding.outermost(headers) != nil && ContentCoding.decodedCoding(of: body, headers: headers) == nil
+        if let type = headers.mediaType, type == "application/json" || type.hasSuffix("+json"), !body.isEmpty, !compressed,
             (try? JSONSerialization.jsonObject(with: body, options: [.fragmentsAllowed])) == nil
         {
             problems.append(Problem(place: place + ".body", message: "Content-Type is \(type) but the body is not valid JSON; fix the body or the Content-Type"))
@@ -84,8 +86,12 @@ enum VinylLint {
         {
             problems.append(Problem(place: place + ".headers", message: "Content-Length says \(declared) but the body has \(body.count) bytes; remove the header or fix it"))
         }
-        if let encoding = headers["Content-Encoding"]?.lowercased(), encoding.contains("gzip"), !body.isEmpty, !body.starts(with: [0x1F, 0x8B]) {
-            problems.append(Problem(place: place + ".headers", message: "Content-Encoding says gzip but the body is not gzip data; remove the Content-Encoding header"))
+        // The recorder's rule (ContentCoding): headers describe the stored body.
+        if let coding = ContentCoding.decodedCoding(of: body, headers: headers) {
+            problems.append(
+                Problem(
+                    place: place + ".headers",
+                    message: "Content-Encoding says \(coding) but the body is stored decoded (not \(coding) data); remove the Content-Encoding header, as the recorder does"))
         }
         if let encoding = otherCompression(headers), !body.isEmpty, looksLikePlainText(body) {
             problems.append(

@@ -36,7 +36,7 @@ extension Trait where Self == VinylTrait {
     ///   - name: the vinyl's name (`/` for subfolders); nil names it after the suite and test.
     ///   - store: where vinyls live, e.g. `.bundle(.module)`; nil is the default, the `Vinyls`
     ///     folder of the test's target (`Tests/<Target>/Vinyls/`; see `VinylStore`).
-    ///   - matching: how requests find their track; nil is `.default` (method and URL).
+    ///   - matching: how requests find their track; nil is `.default` (method, URL and body).
     ///   - record: the record mode; nil is `.once` for a folder, `.never` for a bundle; `.never`
     ///     on CI whatever it says. `GRAMOPHONE_RECORD_MODE` overrides it.
     ///   - redaction: what is taken out of recordings; nil is `Redaction.default`.

@@ -139,6 +139,8 @@ extension Vinyl {
             return result
         }
         if liveResponse.url == sent.url { liveResponse.url = nil }
+        // Recorded by default rule, a decoded body has no Content-Encoding: compare like with like.
+        if track.response.map({ ContentCoding.outermost($0.headers) == nil }) ?? true { _ = liveResponse.describeStoredBody() }
         let (live, redacted) = redactedLiveTrack(sent: sent, response: liveResponse, recorded: track, recordedAt: recordedAt, start: start, check: check)
         guard let recorded = track.response, let compared = live.response else {
             result.changes.append(

@@ -12,9 +12,23 @@ enum BodyCoding {
     enum Convention { case vinyl, dvr }
 
     static let encodingKey = "bodyEncoding"
+    /// How a JSON body stored as JSON was laid out (`indent 2, final newline`): see `JSONLayout`.
+    static let layoutKey = "bodyLayout"
 
-    static func decode(_ value: JSONValue?, explicit: JSONValue?, headers: Headers, convention: Convention, path: DecodingPath) throws -> Data {
+    static func decode(
+        _ value: JSONValue?, explicit: JSONValue?, layout: JSONValue? = nil, headers: Headers, convention: Convention, path: DecodingPath
+    ) throws -> Data {
         guard let value else { return Data() }
+        if let layout, layout != .null {
+            guard case .string(let spelling) = layout, let parsed = JSONLayout(spelling: spelling) else {
+                throw StructureError(path: path.key(layoutKey), problem: "not a JSON layout", fix: "Use words from: \(JSONLayout.vocabulary); or remove \"bodyLayout\" for compact JSON")
+            }
+            switch value {
+            case .object, .array: return Data(parsed.write(value))
+            default:
+                throw StructureError(path: path.key("body"), problem: "bodyLayout is set but the body is \(value.kindName)", fix: "Store the body as a JSON object or array, or remove \"bodyLayout\"")
+            }
+        }
         if value == .null {
             // A JSON body that is `null` is stored as null marked "json"; a bare null is no body.
             return explicit == .string("json") ? Data("null".utf8) : Data()
@@ -93,6 +107,22 @@ enum BodyCoding {
         // A type such as `application/json-seq` is no JSON type for the writer, but the reader
         // takes any `application/json…` string as text: say base64 there.
         return (.string(body.base64EncodedString()), mediaType.hasPrefix("application/json") ? "base64" : nil)
+    }
+
+    /// The stored form in Gramophone's own format: as `encode`, but a JSON object or array laid
+    /// out otherwise than compactly (pretty-printed, a final newline) is stored as JSON too, with
+    /// the layout that gives its bytes back, so it reads the same whether or not a redaction
+    /// rewrote it.
+    static func encodeReadably(_ body: Data, headers: Headers) -> (value: JSONValue, encoding: String?, layout: String?)? {
+        if let mediaType = headers.mediaType, isJSON(mediaType), let first = body.first(where: { $0 > 0x20 }),
+            first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let value = try? JSONParser.parse(body)
+        {
+            let bytes = [UInt8](body)
+            if JSONWriter.compact(value) != bytes, let layout = JSONLayout.of(bytes, value: value) {
+                return (value, nil, layout.spelling)
+            }
+        }
+        return encode(body, headers: headers).map { ($0.value, $0.encoding, nil) }
     }
 
     static func isJSON(_ mediaType: String) -> Bool {

@@ -6,11 +6,14 @@ import Foundation
 /// { "gramophone": 1, "name": "users",
 ///   "tracks": [ { "request": {"method": "GET", "url": "…", "headers": {…}, "body": …},
 ///                 "response": {"status": 200, "url": "…", "headers": {…}, "body": …},
-///                 "recordedAt": "2026-11-23T09:00:00Z", "duration": 0.12 } ] }
+///                 "recorded": "2026-11-23T09:00:00.000Z/PT0.12S" } ] }
 /// ```
-/// The Vinyl library's files (a bare array of tracks) read unchanged. A track holds
-/// `"error": {"domain", "code", "description"}` instead of `response` for a transport error.
-/// Keys are sorted and the output indented, so vinyls diff cleanly in review.
+/// The Vinyl library's files (a bare array of tracks) read unchanged, and so do Gramophone's
+/// first layout (`"recordedAt"` and `"duration"` apart, a stream's body beside its chunks). A
+/// track holds `"error": {"domain", "code", "description"}` instead of `response` for a
+/// transport error. Keys are sorted, the output indented, JSON bodies stored as JSON with their
+/// `bodyLayout`, and a recorder writes concurrent tracks in a stable order (`TrackOrder`), so a
+/// vinyl recorded again from unchanged answers differs only in its `recorded` lines.
 enum GramophoneFormat {
     static let version = 1
 
@@ -64,20 +67,46 @@ enum GramophoneFormat {
             throw StructureError(path: path, problem: "missing \"response\"", fix: "Every track needs a \"response\" or an \"error\"")
         }
         var recordedAt: Date?
-        if let date = value["recordedAt"] ?? value["recorded_at"], date != .null {
-            recordedAt = try decodeDate(date, path: path.key("recordedAt"))
-        }
         var duration: TimeInterval?
-        if let seconds = value["duration"], seconds != .null {
-            let value = try seconds.double(at: path.key("duration"))
-            // A replay may wait this long: no negative, infinite or centuries-long waits.
-            guard value >= 0, value <= maximumDuration else {
-                throw StructureError(
-                    path: path.key("duration"), problem: "\(value) is not a duration in seconds", fix: "Use a number of seconds from 0 to \(Int(maximumDuration)), or leave \"duration\" out")
+        if let recorded = value[recordedKey], recorded != .null {
+            (recordedAt, duration) = try decodeRecorded(recorded, path: path.key(recordedKey))
+        } else {
+            // The first layout kept the date and the duration apart.
+            if let date = value["recordedAt"] ?? value["recorded_at"], date != .null {
+                recordedAt = try decodeDate(date, path: path.key("recordedAt"))
             }
-            duration = value
+            if let seconds = value["duration"], seconds != .null {
+                duration = try checkedDuration(try seconds.double(at: path.key("duration")), path: path.key("duration"))
+            }
         }
         return Track(request: request, outcome: outcome, recordedAt: recordedAt, duration: duration)
+    }
+
+    /// When a track was recorded and how long it took, in one place: the line a new recording
+    /// of the same answers changes, `"recorded": "2026-11-23T09:00:00.120Z/PT0.084S"` (an ISO 8601
+    /// interval, start and duration), or the date alone.
+    static let recordedKey = "recorded"
+
+    static func decodeRecorded(_ value: JSONValue, path: DecodingPath) throws -> (Date?, TimeInterval?) {
+        guard case .string(let text) = value else { return (try decodeDate(value, path: path), nil) }
+        let pieces = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let date = try decodeDate(.string(String(pieces[0])), path: path)
+        guard pieces.count == 2 else { return (date, nil) }
+        let span = pieces[1]
+        guard span.hasPrefix("PT"), span.hasSuffix("S"), let seconds = Double(span.dropFirst(2).dropLast()) else {
+            throw StructureError(
+                path: path, problem: "\"\(span)\" is not a duration", fix: "Write the date, then / and the duration in seconds: 2026-11-23T09:00:00Z/PT0.12S")
+        }
+        return (date, try checkedDuration(seconds, path: path))
+    }
+
+    /// A replay may wait this long: no negative, infinite or centuries-long waits.
+    private static func checkedDuration(_ seconds: Double, path: DecodingPath) throws -> TimeInterval {
+        guard seconds >= 0, seconds <= maximumDuration else {
+            throw StructureError(
+                path: path, problem: "\(seconds) is not a duration in seconds", fix: "Use a number of seconds from 0 to \(Int(maximumDuration)), or leave the duration out")
+        }
+        return seconds
     }
 
     static func decodeRequest(_ value: JSONValue, path: DecodingPath, convention: BodyCoding.Convention) throws -> Track.Request {
@@ -88,7 +117,8 @@ enum GramophoneFormat {
             throw StructureError(path: path.key("method"), problem: "\"\(method)\" is not an HTTP method", fix: "Use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS")
         }
         let headers = try (value["headers"] ?? .null).headers(at: path.key("headers"))
-        let body = try BodyCoding.decode(value["body"], explicit: value[BodyCoding.encodingKey], headers: headers, convention: convention, path: path)
+        let body = try BodyCoding.decode(
+            value["body"], explicit: value[BodyCoding.encodingKey], layout: value[BodyCoding.layoutKey], headers: headers, convention: convention, path: path)
         return Track.Request(method: method, url: url, headers: headers, body: body)
     }
 
@@ -102,7 +132,8 @@ enum GramophoneFormat {
             throw StructureError(path: path.key("status"), problem: "\(status) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404")
         }
         let headers = try (value["headers"] ?? .null).headers(at: path.key("headers"))
-        var body = try BodyCoding.decode(value["body"], explicit: value[BodyCoding.encodingKey], headers: headers, convention: convention, path: path)
+        var body = try BodyCoding.decode(
+            value["body"], explicit: value[BodyCoding.encodingKey], layout: value[BodyCoding.layoutKey], headers: headers, convention: convention, path: path)
         var stream: TrackStream?
         if let streamValue = value[StreamCoding.key], streamValue != .null {
             let (decoded, joined) = try StreamCoding.decode(streamValue, path: path.key(StreamCoding.key))
@@ -173,9 +204,13 @@ enum GramophoneFormat {
 
     static func encodeTrack(_ track: Track) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
-        if let duration = track.duration { members.append(("duration", .number(formatSeconds(duration)))) }
+        // Without a date, the duration keeps the key it always had.
+        if track.recordedAt == nil, let duration = track.duration { members.append(("duration", .number(formatSeconds(duration)))) }
         if case .failure(let failure) = track.outcome { members.append(("error", encodeFailure(failure))) }
-        if let recordedAt = track.recordedAt { members.append(("recordedAt", .string(ISO8601.format(recordedAt)))) }
+        if let recordedAt = track.recordedAt {
+            let span = track.duration.map { "/PT" + decimalSeconds($0) + "S" } ?? ""
+            members.append((recordedKey, .string(ISO8601.format(recordedAt) + span)))
+        }
         members.append(("request", encodeRequest(track.request)))
         if case .response(let response) = track.outcome { members.append(("response", encodeResponse(response))) }
         return .object(members)
@@ -183,10 +218,7 @@ enum GramophoneFormat {
 
     static func encodeRequest(_ request: Track.Request) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
-        if let (value, encoding) = BodyCoding.encode(request.body, headers: request.headers) {
-            members.append(("body", value))
-            if let encoding { members.append((BodyCoding.encodingKey, .string(encoding))) }
-        }
+        appendBody(request.body, headers: request.headers, to: &members)
         if !request.headers.isEmpty { members.append(("headers", request.headers.jsonValue)) }
         members.append(("method", .string(request.method)))
         members.append(("url", .string(request.url.absoluteString)))
@@ -195,16 +227,31 @@ enum GramophoneFormat {
 
     static func encodeResponse(_ response: Track.Response) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
-        if let (value, encoding) = BodyCoding.encode(response.body, headers: response.headers) {
-            members.append(("body", value))
-            if let encoding { members.append((BodyCoding.encodingKey, .string(encoding))) }
-        }
+        // A stream's chunks make its body: stored once, as the chunks.
+        if response.stream == nil { appendBody(response.body, headers: response.headers, to: &members) }
         members.append(("headers", response.headers.jsonValue))
         if let version = response.httpVersion { members.append(("httpVersion", .string(version))) }
         members.append(("status", .number(String(response.status))))
         if let stream = response.stream { members.append((StreamCoding.key, StreamCoding.encode(stream, body: response.body))) }
         if let url = response.url { members.append(("url", .string(url.absoluteString))) }
         return .object(members)
+    }
+
+    /// `body`, then `bodyEncoding` and `bodyLayout` where the body needs them, in key order.
+    private static func appendBody(_ body: Data, headers: Headers, to members: inout [(key: String, value: JSONValue)]) {
+        guard let stored = BodyCoding.encodeReadably(body, headers: headers) else { return }
+        members.append(("body", stored.value))
+        if let encoding = stored.encoding { members.append((BodyCoding.encodingKey, .string(encoding))) }
+        if let layout = stored.layout { members.append((BodyCoding.layoutKey, .string(layout))) }
+    }
+
+    /// Seconds as a decimal to the microsecond, never in exponent form (`0.000012`, `3`).
+    static func decimalSeconds(_ seconds: Double) -> String {
+        let micros = Int((max(0, min(seconds, maximumDuration)) * 1_000_000).rounded())
+        let fraction = String(micros % 1_000_000)
+        let digits = String(repeating: "0", count: 6 - fraction.count) + fraction
+        let trimmed = digits.reversed().drop { $0 == "0" }.reversed()
+        return String(micros / 1_000_000) + (trimmed.isEmpty ? "" : "." + String(trimmed))
     }
 
     static func formatSeconds(_ seconds: Double) -> String {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// How a streamed response's shape is stored in a JSON vinyl, beside the whole body:
+/// How a streamed response is stored in a JSON vinyl: its chunks, which make the body, so the
+/// writer leaves `body` out and each byte is in the file once:
 ///
 /// ```json
 /// "stream": {"chunks": [{"offsetMs": 12.5, "text": "data: {\"n\":1}\n\n"},
@@ -9,8 +10,8 @@ import Foundation
 /// ```
 /// Each chunk is text where it is UTF-8 and base64 otherwise, with its time in milliseconds from
 /// the request. `end` is `"finished"`, `"cancelled"`, `{"stoppedBy": "sentinel [DONE]"}` or
-/// `{"error": {"domain", "code", "description"}}`. The chunks, joined, are the body; a file may
-/// leave `body` out and let the chunks make it.
+/// `{"error": {"domain", "code", "description"}}`. The chunks, joined, are the body; a file that
+/// also holds `body` (Gramophone's first layout) reads when the two agree.
 enum StreamCoding {
     static let key = "stream"
 

@@ -60,8 +60,11 @@ public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
 
     init(mode: Mode) { self.mode = mode }
 
-    /// Method and URL, tracks replayable any number of times.
-    public static let `default`: MatchingStrategy = [.method, .url]
+    /// Method, URL and body (`.body`: JSON by value, forms and multipart by their parts), tracks
+    /// replayable any number of times: requests to one URL whose bodies differ get a track each.
+    /// A request without a body matches a track without one. `[.method, .url]` leaves bodies out
+    /// (the default of Gramophone 1.0).
+    public static let `default`: MatchingStrategy = [.method, .url, .body]
 
     /// JSON-RPC 2.0 over HTTP (MCP's Streamable HTTP, Ethereum nodes, language servers behind a
     /// gateway): method, URL, and the body ignoring each message's `id` (a batch element by

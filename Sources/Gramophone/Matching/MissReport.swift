@@ -63,8 +63,37 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
         } else if vinylPath == nil {
             ways.append("add a stub that matches it (turntable.stubs.add(…))")
         }
-        ways.append("loosen the matching strategy")
+        if let place = bodyPlaceToIgnore {
+            // The default compares bodies: say how to leave out what varies, or bodies altogether.
+            ways.append("leave what varies out (matching: [.method, .url, .body(ignoring: [\"\(place)\"])]), or match without bodies (matching: [.method, .url])")
+        } else if !differences.isEmpty, differences.allSatisfy(Self.isBodyDifference) {
+            ways.append("match without bodies (matching: [.method, .url])")
+        } else {
+            ways.append("loosen the matching strategy")
+        }
         return ways.dropLast().joined(separator: ", ") + ", or " + ways[ways.count - 1] + "."
+    }
+
+    /// A line of `.body`'s differences: `body.items[2].id: 3 vs 4`, `body form field "q": …`,
+    /// `multipart part "nonce": …`, `body: … vs …`.
+    private static func isBodyDifference(_ line: String) -> Bool {
+        line.hasPrefix("body") || line.hasPrefix("multipart ")
+    }
+
+    /// When only the body differs, the first place `.body(ignoring:)` can name: a JSON key path
+    /// (array positions as `[]`), a form field or a multipart part.
+    var bodyPlaceToIgnore: String? {
+        guard !differences.isEmpty, differences.allSatisfy(Self.isBodyDifference), let first = differences.first else { return nil }
+        if first.hasPrefix("body."), let colon = first.range(of: ": ") {
+            var path = String(first[first.index(first.startIndex, offsetBy: 5)..<colon.lowerBound])
+            path = path.replacingOccurrences(of: #"\[[0-9]+\]"#, with: "[]", options: .regularExpression)
+            return path.isEmpty ? nil : path
+        }
+        for prefix in [#"body form field ""#, #"multipart part ""#] where first.hasPrefix(prefix) {
+            let name = first.dropFirst(prefix.count).prefix { $0 != "\"" }
+            return name.isEmpty ? nil : String(name)
+        }
+        return nil
     }
 
     /// What a miss report ranks tracks on, and what agreeing on each is worth: the strategy's

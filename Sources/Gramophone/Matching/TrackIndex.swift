@@ -161,11 +161,15 @@ struct TrackIndex: Sendable {
     /// in a vinyl of thousands of one-URL tracks.
     static let tiesCompared = 256
 
+    /// `body: … vs …`: bodies compared whole (another content type, bytes), nothing lines up; a
+    /// JSON body is nearer to a JSON body differing in one key than to a multipart upload.
+    private static func isWholeBody(_ line: String) -> Bool { line.hasPrefix("body: ") }
+
     /// The differing places of a miss report, leaving out the lines that only say a place was
     /// ignored; a line saying nothing lines up counts as more than any number of places.
     static func placeCount(_ differences: [String]) -> Int {
         differences.reduce(0) { count, line in
-            count + (line.hasSuffix(": ignored") ? 0 : GraphQLRequest.isUnaligned(line) ? 1_000 : 1)
+            count + (line.hasSuffix(": ignored") ? 0 : GraphQLRequest.isUnaligned(line) || isWholeBody(line) ? 1_000 : 1)
         }
     }
 }

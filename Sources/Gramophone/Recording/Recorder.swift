@@ -14,6 +14,8 @@ final class Recorder: Sendable {
         /// Tracks recorded, and the places the redaction changed in them, since the last report.
         var unreported = 0
         var redacted = RedactedPlaces()
+        /// Headers rewritten to describe the stored body (see `Recording.keepsContentEncoding`).
+        var rewritten = RedactedPlaces()
     }
 
     let recording: Recording
@@ -84,7 +86,8 @@ final class Recorder: Sendable {
     /// Marks a recorded track as waiting to be written, noting what the redaction changed in it
     /// (`original` as received, `redacted` as it will be written). Called after the track joined
     /// the deck, so a write that sees the mark also sees the track.
-    func noteRecorded(_ original: Track, as redacted: Track) {
+    /// `rewritten`: the places rewritten before the redaction, so the stored headers describe the stored body.
+    func noteRecorded(_ original: Track, as redacted: Track, rewritten: [String] = []) {
         // Compared outside the lock, and only when recording: never on the replay path.
         let places = RedactedPlaces.places(from: original, to: redacted)
         ledger.withLock { ledger in
@@ -92,6 +95,7 @@ final class Recorder: Sendable {
             ledger.pending = true
             ledger.unreported += 1
             ledger.redacted.add(places)
+            ledger.rewritten.add(rewritten)
         }
     }
 
@@ -117,11 +121,12 @@ final class Recorder: Sendable {
                 throw error
             }
             // What was noted up to now is in this write (a track is noted after it joined the deck).
-            let (added, redacted) = ledger.withLock { ledger in
-                defer { (ledger.unreported, ledger.redacted) = (0, RedactedPlaces()) }
-                return (ledger.unreported, ledger.redacted)
+            let (added, redacted, rewritten) = ledger.withLock { ledger in
+                defer { (ledger.unreported, ledger.redacted, ledger.rewritten) = (0, RedactedPlaces(), RedactedPlaces()) }
+                return (ledger.unreported, ledger.redacted, ledger.rewritten)
             }
-            let report = RecordingReport(file: file, tracksAdded: added, trackCount: vinyl.tracks.count, redacted: redacted.counted)
+            var report = RecordingReport(file: file, tracksAdded: added, trackCount: vinyl.tracks.count, redacted: redacted.counted)
+            report.rewritten = rewritten.counted
             if !recording.isQuiet { recording.reportOutput(report.description) }
             return report
         }

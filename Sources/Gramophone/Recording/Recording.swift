@@ -43,6 +43,15 @@ public struct Recording: Sendable {
     public var environment: [String: String]
     /// When to stop recording a streamed response that is still going (`bytes(for:)`); see `StreamLimit`.
     public var streamLimit: StreamLimit
+    /// Whether a compressed response that the client handed over decoded keeps the
+    /// `Content-Encoding` and `Content-Length` it came with. Default: false, so a vinyl's headers
+    /// describe the body it stores: such a response is stored without `Content-Encoding` and with
+    /// the stored body's `Content-Length`, the report lists it (`rewrote: response.headers
+    /// "Content-Encoding" ×1`), and `gramophone lint` passes the vinyl. Set it to replay the
+    /// headers exactly as the client saw them live; `gramophone lint` then reports each such
+    /// track. A body still compressed (AsyncHTTPClient without decompression) keeps its headers
+    /// either way.
+    public var keepsContentEncoding = false
     /// The environment variable that silences the report `eject()` prints on stderr.
     static let quietVariable = "GRAMOPHONE_QUIET"
     /// Whether `eject()` keeps its report (the file written, the tracks added, what was

@@ -32,12 +32,21 @@ public struct RecordingReport: Sendable, Equatable, CustomStringConvertible {
     public var trackCount: Int
     /// Every place the redaction changed in the added tracks, in the order first met.
     public var redacted: [Redacted]
+    /// Headers the recorder rewrote so that they describe the body stored: a compressed response
+    /// the client handed over decoded loses its `Content-Encoding` (`response.headers
+    /// "Content-Encoding" ×2`); `Recording.keepsContentEncoding` keeps them as received.
+    public var rewritten: [Redacted] = []
 
     /// The report as printed: the file, the tracks, then what was redacted (or that nothing was).
     public var description: String {
         let tracks = "\(tracksAdded) track\(tracksAdded == 1 ? "" : "s")"
         var text = "Gramophone: wrote \(tracks) to \(file.path) (\(trackCount) in the file)"
         text += redacted.isEmpty ? "; nothing redacted" : "\n  redacted: " + redacted.map(\.description).joined(separator: ", ")
+        if !rewritten.isEmpty {
+            text +=
+                "\n  rewrote: " + rewritten.map(\.description).joined(separator: ", ")
+                + " (bodies the client decoded are stored decoded, with headers that say so; Recording.keepsContentEncoding keeps them as received)"
+        }
         return text
     }
 }

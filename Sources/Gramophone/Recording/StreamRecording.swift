@@ -152,11 +152,12 @@ final class StreamTaping: Sendable {
             tape.end = end
             var recorded = Track.Response(recording: response, headers: headers, body: tape.body, for: request.url)
             recorded.stream = TrackStream(chunks: tape.chunks, end: end)
+            let rewritten = recorder.recording.keepsContentEncoding ? [] : recorded.describeStoredBody()
             let original = Track(
                 request: request, outcome: .response(recorded), recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start)
             let track = recorder.recording.redaction.redact(original, allowing: recorder.recording.allowedSecrets)
             turntable.deck.withLock { $0.appendRecorded(track) }
-            recorder.noteRecorded(original, as: track)
+            recorder.noteRecorded(original, as: track, rewritten: rewritten)
             return true
         }
         guard ended else { return }

@@ -27,7 +27,8 @@ extension Turntable {
         #if AsyncHTTPClient
         defer { recorder.httpClient.shutDown() }
         #endif
-        return try recorder.writeIfPending { deck.withLock { $0.vinyl } }
+        // Concurrent recordings in a stable order, not the order they completed in (TrackOrder).
+        return try recorder.writeIfPending { deck.withLock { TrackOrder.arranged($0.vinyl) } }
     }
 
     /// The eject a released Turntable performs: nowhere to throw, so failures go to stderr.

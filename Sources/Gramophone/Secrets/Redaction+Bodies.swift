@@ -37,7 +37,7 @@ extension Redaction {
                 guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let document = try? JSONParser.parse(body) else { return body }
                 var changed = false
                 let rewritten = rewrite(document, rule: rule, changed: &changed, secrets: &secrets)
-                return changed ? Data(JSONWriter.compact(rewritten)) : body
+                return changed ? JSONLayout.rewriting(body, from: document, to: rewritten) : body
             }
         ])
     }

@@ -94,7 +94,7 @@ extension Redaction {
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let document = try? JSONParser.parse(body) {
             var changed = false
             let rewritten = redactJSON(document, path: "", side: side, allowed: allowed, changed: &changed, secrets: &secrets)
-            return changed ? Data(JSONWriter.compact(rewritten)) : body
+            return changed ? JSONLayout.rewriting(body, from: document, to: rewritten) : body
         }
         if headers.mediaType == "application/x-www-form-urlencoded" {
             return rewriteForm(body, headers: headers, secrets: &secrets) { name, value in

@@ -89,12 +89,12 @@ extension Turntable {
     func keepRecorded(
         _ live: Track.Request, response: HTTPURLResponse, headers: Headers? = nil, body: Data, recordedAt: Date, duration: TimeInterval, with recorder: Recorder
     ) {
-        let original = Track(
-            request: live, response: Track.Response(recording: response, headers: headers, body: body, for: live.url),
-            recordedAt: recordedAt, duration: duration)
+        var received = Track.Response(recording: response, headers: headers, body: body, for: live.url)
+        let rewritten = recorder.recording.keepsContentEncoding ? [] : received.describeStoredBody()
+        let original = Track(request: live, response: received, recordedAt: recordedAt, duration: duration)
         let track = recorder.recording.redaction.redact(original, allowing: recorder.recording.allowedSecrets)
         deck.withLock { $0.appendRecorded(track) }
-        recorder.noteRecorded(original, as: track)
+        recorder.noteRecorded(original, as: track, rewritten: rewritten)
     }
 
     /// Replay without a recorder of a vinyl recorded with the default redaction: it holds

@@ -99,7 +99,8 @@ public final class Turntable: NetworkSession, Sendable {
     ///   - store: where the vinyl is; nil is `VinylStore.defaultFolder()`: the `Vinyls` folder
     ///     of the target the calling file (`sourceFile`) belongs to, `Tests/<Target>/Vinyls/`.
     ///   - matching: how a live request finds its track; nil (the default) is `.dvr` for a
-    ///     cassette DVR wrote, so it replays as under DVR, and `.default` (method and URL) otherwise.
+    ///     cassette DVR wrote, so it replays as under DVR, and `.default` (method, URL and body)
+    ///     otherwise (`[.method, .url]` leaves the body out).
     ///   - recording: how to record what the vinyl lacks; nil replays only.
     ///   - sourceFile: the calling file, which places the default store; leave it to the compiler.
     /// - Throws: `VinylError` for a bad name, a missing vinyl (that will not be recorded) or an

@@ -13,7 +13,7 @@ extension Turntable {
     static let vinylPathVariable = "GRAMOPHONE_VINYL_PATH"
     /// The launch environment variable with the matching strategy: matcher names separated by
     /// commas (`method,path,query,body`), `trackOrder` or `dvr`; when not set, the vinyl's own
-    /// (`dvr` for a DVR cassette, method and URL otherwise).
+    /// (`dvr` for a DVR cassette, method, URL and body otherwise).
     static let matchingVariable = "GRAMOPHONE_MATCHING"
 
     /// Plays the vinyl a UI test names in the app's launch environment, before the app's first

@@ -24,6 +24,7 @@ import FoundationNetworking
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         var post = URLRequest(url: try #require(URL(string: "https://api.example.com/users")))
         post.httpMethod = "POST"
+        post.httpBody = Data("name=Grace".utf8)
         let (created, createdResponse) = try await turntable.data(for: post)
         #expect(created.isEmpty)
         #expect((createdResponse as? HTTPURLResponse)?.statusCode == 201)

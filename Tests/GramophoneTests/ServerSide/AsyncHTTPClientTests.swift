@@ -121,11 +121,44 @@ struct AsyncHTTPClientTests {
         let (live, replayed, vinyl) = try await Self.recordAndReplay("mixed") { paths.map { Self.get(URL(string: base.absoluteString + "/" + $0)!) } }
         #expect(live.map(\.status) == [418, 200, 200, 200])
         #expect(live[1].body.count == 2048)
-        // HTTPClient.shared decompresses; what it handed over is what was recorded, header and all.
-        #expect(replayed[2].headers["content-encoding"] == live[2].headers["content-encoding"])
+        // HTTPClient.shared decompresses: the body it handed over is recorded and replayed, with
+        // headers that describe it (no Content-Encoding), as on every recording path.
+        #expect(live[2].headers["content-encoding"] == "gzip")
+        #expect(replayed[2].headers["content-encoding"] == nil)
+        #expect(vinyl.tracks[2].response?.headers["Content-Encoding"] == nil)
         #expect(String(decoding: replayed[2].body, as: UTF8.self).contains("\"gzipped\": true"))
         // AsyncHTTPClient followed the redirects; the track answers the first URL with the final response.
         #expect(vinyl.tracks[3].response?.url?.path == "/get")
+    }
+
+    /// A client that does not decompress hands over gzip bytes: they are stored as they came,
+    /// headers and all (they describe them), replay to it as they came, and lint passes.
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func aBodyStillCompressedIsStoredCompressedWithItsHeaders() async throws {
+        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: HTTPClient.Configuration())
+        let (recorder, folder) = try Self.recorder("compressed", httpClient: client)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try HTTPBin.baseURL().appendingPathComponent("gzip")
+        let live: Received
+        do {
+            live = try await Self.send(Self.get(url), to: recorder)
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        #expect(live.body.starts(with: [0x1F, 0x8B]))
+        let report = try #require(try recorder.eject())
+        #expect(report.rewritten.isEmpty)
+        let file = folder.appendingPathComponent("compressed.json")
+        let stored = try #require(try Vinyl(contentsOf: file).tracks.first?.response)
+        #expect(stored.headers["Content-Encoding"] == "gzip")
+        #expect(stored.body == live.body)
+        let replayed = try await Self.send(Self.get(url), to: try Turntable(vinylNamed: "compressed", from: .folder(folder)))
+        #expect(replayed.body == live.body)
+        #expect(replayed.headers["content-encoding"] == "gzip")
+        let lint = try await CLITests.run("lint", file.path)
+        #expect(lint.status == 0, "\(lint.stdout)")
     }
 
     @Test(.enabled(if: HTTPBin.isAvailable))

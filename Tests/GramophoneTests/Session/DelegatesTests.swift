@@ -27,7 +27,8 @@ struct DelegatesTests {
 
         let replayed = DelegateRecorder()
         let track = Track(request: Track.Request(method: request.httpMethod ?? "GET", url: url), response: Track.Response(body: body))
-        let turntable = Turntable(vinyl: Vinyl(name: "order", tracks: [track])).delegating(to: replayed, queue: replayed.queue)
+        // The delegate's order is the point: the track answers whatever body was uploaded.
+        let turntable = Turntable(vinyl: Vinyl(name: "order", tracks: [track]), matching: [.method, .url]).delegating(to: replayed, queue: replayed.queue)
         make(request, turntable).resume()
         #expect(await replayed.waitForCompletion())
         return (real.foldedEvents, replayed.foldedEvents, replayed)

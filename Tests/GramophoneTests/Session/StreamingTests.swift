@@ -99,6 +99,8 @@ struct StreamingTests {
         turntable.chunking = chunking
         var request = URLRequest(url: URL(string: "https://api.example.com/v1/chat/completions")!)
         request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"stream":true,"messages":[{"role":"user","content":"Say hello"}]}"#.utf8)
         let (bytes, _) = try await turntable.bytes(for: request)
         var reply = ""
         for try await event in bytes.events where event.data != "[DONE]" {

@@ -1,0 +1,234 @@
+/// How a JSON text is laid out: indentation, the spacing around `:` and `,`, a final newline,
+/// which characters are escaped. A vinyl stores a JSON body as a JSON value, readable in review,
+/// with its layout when that is not the compact one, so the body replays byte for byte:
+/// `"bodyLayout": "indent 2, final newline"`.
+///
+/// Only layouts that write the body back exactly are kept; a body laid out some other way (keys
+/// aligned, a number with its own escapes) is stored as its text, as before.
+struct JSONLayout: Sendable, Hashable {
+    /// Per level; empty for a body on one line.
+    var indent: [UInt8] = []
+    /// A space after `:`.
+    var spaceAfterColon = false
+    /// A space before `:` (Apple's `JSONSerialization` writes `"key" : value` when pretty).
+    var spaceBeforeColon = false
+    /// A space after `,` on one line (Python's `json.dumps` without `indent`).
+    var spaceAfterComma = false
+    /// A line break after the value.
+    var finalNewline = false
+    /// Non-ASCII characters written as `\u00e9` (Python's `ensure_ascii`), in upper case if set.
+    var asciiEscapes = false
+    var upperCaseEscapes = false
+    /// `/` written as `\/` (Apple's `JSONSerialization`, PHP).
+    var escapedSlashes = false
+
+    /// The compact layout the vinyl writer uses for bodies: nothing to say.
+    static let compact = JSONLayout()
+
+    /// The layout that writes `value` back as exactly `body`, or nil when none of the known ones does.
+    static func of(_ body: [UInt8], value: JSONValue) -> JSONLayout? {
+        var layout = JSONLayout()
+        // What the text shows decides the few candidates worth writing out.
+        var end = body.count
+        if end > 0, body[end - 1] == 0x0A {
+            layout.finalNewline = true
+            end -= 1
+        }
+        if end > 0, body[end - 1] == 0x0D { return nil }
+        if let open = body.firstIndex(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }), open + 1 < end, body[open + 1] == 0x0A {
+            var position = open + 2
+            while position < end, body[position] == 0x20 || body[position] == 0x09 { position += 1 }
+            layout.indent = Array(body[(open + 2)..<position])
+            // Spaces or tabs, not a mix: the spelling says "indent 2" or "indent 1 tab".
+            guard !layout.indent.isEmpty, layout.indent.count <= 16, layout.indent.allSatisfy({ $0 == layout.indent[0] }) else { return nil }
+        }
+        layout.escapedSlashes = contains(body, "\\/")
+        layout.asciiEscapes = body.allSatisfy { $0 < 0x80 } && contains(body, "\\u")
+        layout.upperCaseEscapes = layout.asciiEscapes && hasUpperCaseEscape(body)
+        let colons: [(before: Bool, after: Bool)] = contains(body, "\" : ") ? [(true, true)] : contains(body, "\": ") ? [(false, true), (false, false)] : [(false, false)]
+        let commas = layout.indent.isEmpty && contains(body, ", ") ? [true, false] : [false]
+        for colon in colons {
+            for comma in commas {
+                layout.spaceBeforeColon = colon.before
+                layout.spaceAfterColon = colon.after
+                layout.spaceAfterComma = comma
+                if layout.write(value) == body { return layout.spelling.isEmpty ? nil : layout }
+            }
+        }
+        return nil
+    }
+
+    /// `rewritten` (a redacted `original`) in the layout `body`, the text of `original`, came in:
+    /// a redaction changes the values it takes out, not the layout around them. Compact when the
+    /// layout is not one of the known ones.
+    static func rewriting(_ body: Data, from original: JSONValue, to rewritten: JSONValue) -> Data {
+        let bytes = [UInt8](body)
+        guard JSONWriter.compact(original) != bytes, let layout = of(bytes, value: original) else { return Data(JSONWriter.compact(rewritten)) }
+        return Data(layout.write(rewritten))
+    }
+
+    /// The text of `value` in this layout.
+    func write(_ value: JSONValue) -> [UInt8] {
+        var writer = Writer(layout: self)
+        writer.write(value, level: 0)
+        if finalNewline { writer.bytes.append(0x0A) }
+        return writer.bytes
+    }
+
+    // MARK: The stored spelling
+
+    /// `indent 2, space after colon, final newline`: words a reviewer reads, parsed back by `init(spelling:)`.
+    var spelling: String {
+        var words: [String] = []
+        if !indent.isEmpty {
+            words.append(indent[0] == 0x09 ? "indent \(indent.count) tab" : "indent \(indent.count)")
+        }
+        if spaceBeforeColon { words.append("space before colon") }
+        if spaceAfterColon { words.append("space after colon") }
+        if spaceAfterComma { words.append("space after comma") }
+        if finalNewline { words.append("final newline") }
+        if asciiEscapes { words.append(upperCaseEscapes ? "ascii escapes in upper case" : "ascii escapes") }
+        if escapedSlashes { words.append("escaped slashes") }
+        return words.joined(separator: ", ")
+    }
+
+    /// The words every layout is spelled with, for errors.
+    static let vocabulary = "indent N, indent N tab, space before colon, space after colon, space after comma, final newline, ascii escapes, ascii escapes in upper case, escaped slashes"
+
+    /// The layout `spelling` describes, nil for a word it does not know.
+    init?(spelling: String) {
+        for word in spelling.split(separator: ",").map({ String($0).trimmingWhitespace() }) where !word.isEmpty {
+            let parts = word.split(separator: " ")
+            if parts.first == "indent", parts.count >= 2, let count = Int(parts[1]), (1...16).contains(count) {
+                if parts.count == 2 {
+                    indent = Array(repeating: 0x20, count: count)
+                } else if parts.count == 3, parts[2] == "tab" {
+                    indent = Array(repeating: 0x09, count: count)
+                } else {
+                    return nil
+                }
+                continue
+            }
+            switch word {
+            case "space before colon": spaceBeforeColon = true
+            case "space after colon": spaceAfterColon = true
+            case "space after comma": spaceAfterComma = true
+            case "final newline": finalNewline = true
+            case "ascii escapes": asciiEscapes = true
+            case "ascii escapes in upper case": (asciiEscapes, upperCaseEscapes) = (true, true)
+            case "escaped slashes": escapedSlashes = true
+            default: return nil
+            }
+        }
+    }
+
+    init() {}
+
+    private static func contains(_ body: [UInt8], _ text: StaticString) -> Bool {
+        let needle = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+        guard body.count >= needle.count else { return false }
+        var index = 0
+        while index + needle.count <= body.count {
+            if body[index] == needle[0], body[index..<(index + needle.count)].elementsEqual(needle) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    private static func hasUpperCaseEscape(_ body: [UInt8]) -> Bool {
+        var index = 0
+        while index + 5 < body.count {
+            if body[index] == UInt8(ascii: "\\"), body[index + 1] == UInt8(ascii: "u") {
+                if body[(index + 2)..<(index + 6)].contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "F") }) { return true }
+                index += 6
+            } else {
+                index += 1
+            }
+        }
+        return false
+    }
+
+    private struct Writer {
+        let layout: JSONLayout
+        var bytes: [UInt8] = []
+
+        // Recursion is safe here: values come from the parser (≤ 512 levels).
+        mutating func write(_ value: JSONValue, level: Int) {
+            switch value {
+            case .null: bytes += Array("null".utf8)
+            case .bool(let flag): bytes += Array((flag ? "true" : "false").utf8)
+            case .number(let text): bytes += Array(text.utf8)
+            case .string(let text): writeString(text)
+            case .array(let items):
+                if items.isEmpty { bytes += [UInt8(ascii: "["), UInt8(ascii: "]")]; return }
+                bytes.append(UInt8(ascii: "["))
+                for (index, item) in items.enumerated() {
+                    if index > 0 { comma() }
+                    newline(level + 1)
+                    write(item, level: level + 1)
+                }
+                newline(level)
+                bytes.append(UInt8(ascii: "]"))
+            case .object(let members):
+                if members.isEmpty { bytes += [UInt8(ascii: "{"), UInt8(ascii: "}")]; return }
+                bytes.append(UInt8(ascii: "{"))
+                for (index, member) in members.enumerated() {
+                    if index > 0 { comma() }
+                    newline(level + 1)
+                    writeString(member.key)
+                    if layout.spaceBeforeColon { bytes.append(0x20) }
+                    bytes.append(UInt8(ascii: ":"))
+                    if layout.spaceAfterColon { bytes.append(0x20) }
+                    write(member.value, level: level + 1)
+                }
+                newline(level)
+                bytes.append(UInt8(ascii: "}"))
+            }
+        }
+
+        private mutating func comma() {
+            bytes.append(UInt8(ascii: ","))
+            if layout.indent.isEmpty, layout.spaceAfterComma { bytes.append(0x20) }
+        }
+
+        private mutating func newline(_ level: Int) {
+            guard !layout.indent.isEmpty else { return }
+            bytes.append(0x0A)
+            for _ in 0..<level { bytes += layout.indent }
+        }
+
+        private mutating func writeString(_ text: String) {
+            bytes.append(UInt8(ascii: "\""))
+            for scalar in text.unicodeScalars {
+                switch scalar.value {
+                case 0x22: bytes += [0x5C, 0x22]
+                case 0x5C: bytes += [0x5C, 0x5C]
+                case 0x2F where layout.escapedSlashes: bytes += [0x5C, 0x2F]
+                case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
+                case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
+                case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
+                case 0x08: bytes += [0x5C, UInt8(ascii: "b")]
+                case 0x0C: bytes += [0x5C, UInt8(ascii: "f")]
+                case 0..<0x20: escape(UInt16(scalar.value))
+                case 0x80... where layout.asciiEscapes:
+                    if scalar.value > 0xFFFF {
+                        let offset = scalar.value - 0x10000
+                        escape(UInt16(0xD800 + (offset >> 10)))
+                        escape(UInt16(0xDC00 + (offset & 0x3FF)))
+                    } else {
+                        escape(UInt16(scalar.value))
+                    }
+                case 0..<0x80: bytes.append(UInt8(scalar.value))
+                default: UTF8.encode(scalar) { bytes.append($0) }
+                }
+            }
+            bytes.append(UInt8(ascii: "\""))
+        }
+
+        private mutating func escape(_ unit: UInt16) {
+            let hex = Array((layout.upperCaseEscapes ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
+            bytes += [0x5C, UInt8(ascii: "u")]
+            for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hex[Int((unit >> UInt16(shift)) & 0xF)]) }
+        }
+    }
+}
