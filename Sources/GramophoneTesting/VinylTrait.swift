@@ -84,8 +84,11 @@ extension VinylTrait: TestScoping {
     /// failing issues it records, so a failed test's recording is not saved.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         // Inherited suite traits come before the test's own, so later ones win.
-        let configuration = test.traits.compactMap { ($0 as? VinylTrait)?.configuration }
+        var configuration = test.traits.compactMap { ($0 as? VinylTrait)?.configuration }
             .reduce(VinylConfiguration()) { merged, next in next.merged(over: merged) }
+        // The cases of a parameterized test share their vinyl as one run.
+        configuration.recording = configuration.resolvedRecording
+        configuration.recording?.runKey = "\(test.id)"
         if configuration.shouldUseVinyl == false {
             try await Turntable.$current.withValue(nil) { try await function() }
             return

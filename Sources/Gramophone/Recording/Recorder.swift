@@ -25,6 +25,9 @@ final class Recorder: Sendable {
         /// With `.all`: the tracks the file held when this recorder opened it, which it
         /// replaces (unless recorded in this process's run; see `runStart`).
         var replaceable: [Track]
+        /// The tracks this recorder wrote, as a reader decodes them: one missing from the
+        /// file at the next save (the file was deleted or edited meanwhile) is written again.
+        var written: [Track] = []
     }
 
     let recording: Recording
@@ -34,13 +37,14 @@ final class Recorder: Sendable {
     let vinylName: String
     /// No file existed when the Turntable was made.
     let isNew: Bool
-    /// A `.once` Turntable of a vinyl that a recorder of this process started (a parameterized
-    /// test's other case, another test sharing the vinyl): it records into it as well.
+    /// A `.once` Turntable of a vinyl that another case of the same parameterized test
+    /// started (`Recording.runKey`): it records into it as well.
     let startedInThisRun: Bool
     /// For a new vinyl, the nearest names of the existing vinyls in its folder, nearest first.
     let nearestNames: [String]
-    /// When this process began recording this file: with `.all`, tracks recorded since then
-    /// (by this process or, concurrently, by another) are this run's, never replaced.
+    /// When this recording began: with `.all`, tracks recorded since then (by this Turntable
+    /// or, concurrently, by another writer) are this run's, never replaced. With a
+    /// `Recording.runKey`, when the first Turntable of that key began recording the file.
     let runStart: Date
     /// Set when the vinyl was older than `Recording.reRecordAfter`.
     let staleness: Staleness?
@@ -69,26 +73,28 @@ final class Recorder: Sendable {
         self.vinylName = vinylName
         self.isNew = isNew
         self.staleness = staleness
-        let run = Self.run(of: file, starts: isNew || mode == .all)
+        let run = Self.run(of: file, key: recording.runKey, starts: isNew || mode == .all)
         startedInThisRun = run.startedHere
         runStart = run.start
         nearestNames = isNew ? VinylNames.nearest(to: vinylName, besides: file) : []
         saves = Locked(SaveState(known: loaded, replaceable: mode == .all ? loaded : []))
     }
 
-    /// Files a recorder of this process started (a new vinyl, or a re-recording), and when.
+    /// Files the Turntables of a run (`Recording.runKey`) started (a new vinyl, or a
+    /// re-recording), and when.
     private static let runs = Locked([String: Date]())
 
-    /// When this process began recording `file`, registering now when `starts`; and whether
-    /// a recorder of this process had begun it before.
-    private static func run(of file: URL, starts: Bool) -> (start: Date, startedHere: Bool) {
-        let key = file.standardizedFileURL.path
+    /// When this recording of `file` began: with a run key, when the run's first Turntable
+    /// began it (registering now when `starts`), and whether one had begun it before.
+    private static func run(of file: URL, key runKey: String?, starts: Bool) -> (start: Date, startedHere: Bool) {
+        // A few milliseconds early: dates are written to the millisecond.
+        let now = Date(timeIntervalSinceNow: -0.005)
+        guard let runKey else { return (now, false) }
+        let key = runKey + "\u{0}" + file.standardizedFileURL.path
         return runs.withLock { runs in
             if let start = runs[key] { return (start, true) }
-            // A whole second early: dates are written to the second in some formats.
-            let start = Date(timeIntervalSinceNow: -2)
-            if starts { runs[key] = start }
-            return (start, false)
+            if starts { runs[key] = now }
+            return (now, false)
         }
     }
 
@@ -235,6 +241,10 @@ final class Recorder: Sendable {
             kept.append(track)
             if !isKnown { foreign.append(track) }
         }
+        // What this recorder wrote before and the file no longer holds is written again.
+        var onDisk = Multiset(disk?.tracks ?? [])
+        let restored = state.written.filter { !onDisk.remove($0) }
+        kept += restored
         var foreignRequests = Multiset(foreign.map(\.request))
         var added: [Track] = []
         for track in mine {
@@ -262,6 +272,8 @@ final class Recorder: Sendable {
         vinyl = (try? Vinyl(data: data, name: vinyl.name, format: written, file: file.path)) ?? vinyl
         state.known = vinyl.tracks
         state.replaceable = replaceable.elements
+        let addedAsRead = try? Vinyl(data: Vinyl(name: vinyl.name, tracks: added).encoded(as: written), name: vinyl.name, format: written)
+        state.written += addedAsRead?.tracks ?? added
         return Save(
             added: added.count, trackCount: vinyl.tracks.count, merged: foreign.count, alreadyRecorded: mine.count - added.count, replaced: replaced,
             format: written, convertedFrom: written == format ? nil : format, original: original)

@@ -43,8 +43,9 @@ struct RecordingPersistenceTests {
         let offline = OfflineSession()
         do {
             let turntable = try Turntable(vinylNamed: "existing", from: .folder(folder), recording: Recording(mode: .newEpisodes, session: offline, environment: [:]))
-            let error = await #expect(throws: URLError.self) { try await turntable.data(from: URL(string: base.absoluteString + "/uuid")!) }
-            #expect(error?.code == .notConnectedToInternet)
+            // The session's error, wrapped in what says which vinyl sent the request live.
+            let error = await #expect(throws: LiveRequestError.self) { try await turntable.data(from: URL(string: base.absoluteString + "/uuid")!) }
+            #expect((error?.underlyingError as? URLError)?.code == .notConnectedToInternet)
             #expect(turntable.playback.recordedCount == 0)
             try turntable.eject()
         }
