@@ -1,8 +1,9 @@
 import Foundation
 
 extension Recorder {
-    /// What a Turntable says, once per vinyl and process, when it starts a new vinyl: a
-    /// misspelt name starts one too, and then every request goes to the real network.
+    /// What a Turntable says, once per vinyl and process, when a new vinyl sends its first
+    /// request to the real network: a misspelt name starts a new vinyl too. A test that asks its
+    /// new vinyl for nothing (stubs only) says nothing.
     var newVinylNotice: String {
         "Gramophone: starting a new vinyl \"\(vinylName)\" at \(file.path) (record mode \(mode)): there is no such file, "
             + "so requests no track answers go to the real network and are recorded into it. " + VinylNames.hint(for: vinylName, nearest: nearestNames)

@@ -70,6 +70,10 @@ extension Turntable {
         if let recorder, recorder.mayRecord {
             // Logged as it goes out, so concurrent recordings keep the order they were sent in.
             deck.withLock { $0.log(live) }
+            // The first request a new vinyl sends live says so: a misspelt name starts one too.
+            if recorder.isNew, !recorder.recording.isQuiet, Self.claimNewVinylNotice(recorder.file) {
+                recorder.recording.reportOutput(recorder.newVinylNotice)
+            }
             let answer = streaming ? await recordStream(live, with: recorder, through: fetch) : await record(live, with: recorder)
             return recorder.explainingFailure(of: answer, for: live)
         }

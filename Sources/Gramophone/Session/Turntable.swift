@@ -152,9 +152,6 @@ public final class Turntable: NetworkSession, Sendable {
         let recorder = Recorder(
             recording: recording, mode: mode, file: file, vinylName: name, isNew: !exists, loaded: mode == .all ? replaced : vinyl.tracks, staleness: staleness)
         self.init(vinyl: vinyl, matching: matching, file: file, sourceFile: source, recorder: recorder)
-        if recorder.isNew, recorder.mayRecord, !recording.isQuiet, Self.claimNewVinylNotice(file) {
-            recording.reportOutput(recorder.newVinylNotice)
-        }
         if let staleness, recording.printsStaleness, staleness.isReRecorded || staleness.claimReport() {
             FileHandle.standardError.write(Data((staleness.description + "\n").utf8))
         }

@@ -32,12 +32,17 @@ struct NewVinylNoticeTests {
         return folder
     }
 
-    @Test func startingANewVinylSaysSoOnceWithTheNearestNames() throws {
+    @Test func startingANewVinylSaysSoOnceWithTheNearestNames() async throws {
         let folder = try Self.folderWithVinyls()
         defer { try? FileManager.default.removeItem(at: folder) }
         let output = Lines()
         let turntable = try Turntable(vinylNamed: "RESTClientTest/missingItem", from: .folder(folder), recording: output.recording())
         #expect(turntable.playback.isNew)
+        // Nothing yet: a test that asks its new vinyl for nothing (stubs only) is not told.
+        #expect(output.all.isEmpty)
+        // Nothing listens on port 1 of the loopback: the first live request says where it comes from.
+        let url = try #require(URL(string: "http://127.0.0.1:1/items/1"))
+        _ = try? await turntable.data(from: url)
         let file = folder.appendingPathComponent("RESTClientTest/missingItem.json")
         #expect(output.all.count == 1)
         let notice = try #require(output.all.first)
@@ -47,7 +52,8 @@ struct NewVinylNoticeTests {
         #expect(notice.contains(#"Did you mean "RESTClientTest/missingItems"?"#), "\(notice)")
 
         // Once per vinyl: a second Turntable (a parameterized test's next case) says nothing.
-        _ = try Turntable(vinylNamed: "RESTClientTest/missingItem", from: .folder(folder), recording: output.recording())
+        let next = try Turntable(vinylNamed: "RESTClientTest/missingItem", from: .folder(folder), recording: output.recording())
+        _ = try? await next.data(from: url)
         #expect(output.all.count == 1)
     }
 }
