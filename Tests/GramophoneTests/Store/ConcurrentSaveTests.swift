@@ -148,6 +148,24 @@ struct ConcurrentSaveTests {
         #expect(report.description.contains("kept as a DVR cassette"), "\(report)")
     }
 
+    @Test(.enabled(if: HTTPBin.isAvailable))
+    func newEpisodesIntoAHARFileKeepsItAHARFile() async throws {
+        let base = try HTTPBin.baseURL()
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("site.har")
+        let existing = Track(request: Track.Request(url: try Self.url(base, "old=1")), outcome: .text("from the browser"), recordedAt: Date())
+        try Vinyl(name: "site", tracks: [existing]).write(to: file, format: .har)
+
+        let turntable = try Turntable(vinylNamed: "site.har", from: .folder(folder), recording: Lines().recording(.newEpisodes))
+        _ = try await turntable.data(from: Self.url(base, "new=1"))
+        let report = try #require(try turntable.eject())
+        #expect(try VinylFormat.detect(data: Data(contentsOf: file), fileExtension: "har") == .har)
+        #expect(try Self.queries(in: file) == ["new=1", "old=1"])
+        #expect(report.format == .har && report.convertedFrom == nil && report.original == nil, "\(report)")
+        #expect(report.description.contains("kept as a HAR file"), "\(report)")
+    }
+
     @Test(.enabled(if: StreamServer.isAvailable))
     func aStreamRecordedIntoADVRCassetteConvertsItAndKeepsTheOriginal() async throws {
         let folder = try TestFiles.temporaryFolder()
