@@ -192,6 +192,7 @@ final class Recorder: Sendable {
             report.mergedCount = saved.merged
             report.alreadyRecorded = saved.alreadyRecorded
             report.replacedCount = saved.replaced
+            report.restoredCount = saved.restored
             report.format = saved.format
             report.convertedFrom = saved.convertedFrom
             report.original = saved.original
@@ -207,6 +208,7 @@ final class Recorder: Sendable {
         var merged: Int
         var alreadyRecorded: Int
         var replaced: Int
+        var restored: Int
         var format: VinylFormat
         var convertedFrom: VinylFormat?
         var original: URL?
@@ -275,7 +277,7 @@ final class Recorder: Sendable {
         let addedAsRead = try? Vinyl(data: Vinyl(name: vinyl.name, tracks: added).encoded(as: written), name: vinyl.name, format: written)
         state.written += addedAsRead?.tracks ?? added
         return Save(
-            added: added.count, trackCount: vinyl.tracks.count, merged: foreign.count, alreadyRecorded: mine.count - added.count, replaced: replaced,
+            added: added.count, trackCount: vinyl.tracks.count, merged: foreign.count, alreadyRecorded: mine.count - added.count, replaced: replaced, restored: restored.count,
             format: written, convertedFrom: written == format ? nil : format, original: original)
     }
 

@@ -48,6 +48,9 @@ public struct RecordingReport: Sendable, Equatable, CustomStringConvertible {
     /// Tracks the write dropped: with the record mode `all` (or a stale vinyl recorded again),
     /// those the file held before this run and the older tracks of a request recorded again.
     public var replacedCount = 0
+    /// Tracks this Turntable had written before that the file no longer held (it was deleted
+    /// or edited meanwhile), written again.
+    public var restoredCount = 0
     /// The format the file was written in: its own, where that format can hold the tracks.
     public var format: VinylFormat = .gramophone
     /// The file's format before, when it could not hold the tracks (a DVR cassette or a HAR
@@ -65,6 +68,7 @@ public struct RecordingReport: Sendable, Equatable, CustomStringConvertible {
         if mergedCount > 0 { counts.append("\(mergedCount) merged from elsewhere") }
         if alreadyRecorded > 0 { counts.append("\(alreadyRecorded) already recorded by another writer") }
         if replacedCount > 0 { counts.append("\(replacedCount) replaced") }
+        if restoredCount > 0 { counts.append("\(restoredCount) written again, which the file had lost") }
         var text = "Gramophone: wrote \(tracks) to \(file.path) (\(counts.joined(separator: ", ")))"
         if let convertedFrom {
             text += "; converted from \(convertedFrom.article) to Gramophone's format, which can hold what was recorded"

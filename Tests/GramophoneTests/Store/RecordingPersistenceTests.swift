@@ -71,8 +71,9 @@ struct RecordingPersistenceTests {
         #expect(!FileManager.default.fileExists(atPath: file.path))
         // Recording more after an eject is written by the next one, with every track.
         _ = try await turntable.data(from: URL(string: base.absoluteString + "/uuid")!)
-        try turntable.eject()
+        let report = try #require(try turntable.eject())
         #expect(try Vinyl(contentsOf: file).tracks.count == 2)
+        #expect(report.restoredCount == 1 && report.description.contains("1 written again, which the file had lost"), "\(report)")
     }
 
     @Test func replayOnlyTurntableEjectsNothing() throws {
