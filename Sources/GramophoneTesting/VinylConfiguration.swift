@@ -34,12 +34,18 @@ public struct VinylConfiguration: Sendable {
     /// test leaves the vinyl as it was (a new one is not created), since what it recorded may
     /// be the failure's half-made traffic.
     public var saveOnFailure: Bool?
+    /// Whether the test gets a vinyl at all; nil is true. False runs it without one
+    /// (`Turntable.current` is nil): `@Test(.withoutVinyl)` in a `.vinyl` suite, as
+    /// `VinylTestCase.shouldUseVinyl` in XCTest.
+    public var shouldUseVinyl: Bool?
 
     /// A configuration; leave a field nil to inherit it from the suite, else the default.
     public init(
         name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, record: RecordMode? = nil,
-        redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil, saveOnFailure: Bool? = nil
+        redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil, saveOnFailure: Bool? = nil,
+        shouldUseVinyl: Bool? = nil
     ) {
+        self.shouldUseVinyl = shouldUseVinyl
         self.name = name
         self.store = store
         self.matching = matching
@@ -60,7 +66,8 @@ public struct VinylConfiguration: Sendable {
             record: record ?? base.record,
             redaction: redaction ?? base.redaction,
             recording: recording ?? base.recording,
-            allTracksMustPlay: allTracksMustPlay ?? base.allTracksMustPlay, saveOnFailure: saveOnFailure ?? base.saveOnFailure)
+            allTracksMustPlay: allTracksMustPlay ?? base.allTracksMustPlay, saveOnFailure: saveOnFailure ?? base.saveOnFailure,
+            shouldUseVinyl: shouldUseVinyl ?? base.shouldUseVinyl)
     }
 
     /// The recording settings in force: `recording` with `record` and `redaction` applied.

@@ -36,8 +36,9 @@ open class VinylTestCase: XCTestCase {
     /// Defaults for every test of the class, as `.vinyl(…)` on a Swift Testing suite.
     open class var vinylDefaults: VinylConfiguration { VinylConfiguration() }
 
-    /// Whether this test gets a vinyl; override to opt tests out, e.g. by name. True by default.
-    open var shouldUseVinyl: Bool { true }
+    /// Whether this test gets a vinyl; override to opt tests out, e.g. by name. By default
+    /// `vinylDefaults.shouldUseVinyl`, else true.
+    open var shouldUseVinyl: Bool { Self.vinylDefaults.shouldUseVinyl ?? true }
 
     /// Adjusts this test's configuration before the vinyl is opened; `configuration.name`
     /// already holds `<Class>/<test>`. Override to rename the vinyl, or to change matching

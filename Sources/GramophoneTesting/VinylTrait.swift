@@ -54,6 +54,16 @@ extension Trait where Self == VinylTrait {
                 redaction: redaction, recording: recording, allTracksMustPlay: allTracksMustPlay, saveOnFailure: saveOnFailure))
     }
 
+    /// No vinyl for this test, in a suite whose tests have one: `Turntable.current` is nil,
+    /// and no file is opened or needed. Swift Testing's `VinylTestCase.shouldUseVinyl`.
+    ///
+    /// ```swift
+    /// @Suite(.vinyl) struct UsersTests {
+    ///     @Test(.withoutVinyl) func decodesAStubbedUser() async throws { … }   // its own stubbed Turntable
+    /// }
+    /// ```
+    public static var withoutVinyl: Self { VinylTrait(configuration: VinylConfiguration(shouldUseVinyl: false)) }
+
     /// A vinyl configured by a `VinylConfiguration`, e.g. one shared by several suites.
     public static func vinyl(_ configuration: VinylConfiguration) -> Self {
         VinylTrait(configuration: configuration)
@@ -74,8 +84,15 @@ extension VinylTrait: TestScoping {
     /// failing issues it records, so a failed test's recording is not saved.
     public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         // Inherited suite traits come before the test's own, so later ones win.
-        let configuration = test.traits.compactMap { ($0 as? VinylTrait)?.configuration }
+        var configuration = test.traits.compactMap { ($0 as? VinylTrait)?.configuration }
             .reduce(VinylConfiguration()) { merged, next in next.merged(over: merged) }
+        // The cases of a parameterized test share their vinyl as one run.
+        configuration.recording = configuration.resolvedRecording
+        configuration.recording?.runKey = "\(test.id)"
+        if configuration.shouldUseVinyl == false {
+            try await Turntable.$current.withValue(nil) { try await function() }
+            return
+        }
         let name = configuration.name ?? VinylNaming.name(components: test.id.nameComponents)
         // Swift Testing's issue handling sees every issue the test records (an #expect that did
         // not hold, a #require that threw) and passes each on unchanged.

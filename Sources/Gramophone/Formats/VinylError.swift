@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why a vinyl could not be found, read, or written, said so a person can fix it.
 ///
 /// Every error names the file, the place in it (a line and column for syntax, a path such as
@@ -70,4 +72,9 @@ struct StructureError: Error {
     var path: DecodingPath
     var problem: String
     var fix: String
+}
+
+extension VinylError: LocalizedError {
+    /// The whole explanation, as `description` gives it: what `localizedDescription` shows.
+    public var errorDescription: String? { description }
 }

@@ -30,6 +30,31 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
     /// Whether `Vinyl.encoded(as:)` can write this format.
     package var isWritable: Bool { self != .vcr }
 
+    /// Whether a file of this format holds every track of `vinyl` as recorded: DVR cassettes
+    /// and HAR files have no place for a streamed response's chunks and timing.
+    package func canHold(_ vinyl: Vinyl) -> Bool {
+        switch self {
+        case .gramophone, .plist: return true
+        case .vcr: return false
+        case .dvr, .har:
+            return !vinyl.tracks.contains { track in
+                if case .response(let response) = track.outcome { return response.stream != nil }
+                return false
+            }
+        }
+    }
+
+    /// The format as a report names a file of it: `a DVR cassette`.
+    package var article: String {
+        switch self {
+        case .gramophone: return "a Gramophone vinyl"
+        case .dvr: return "a DVR cassette"
+        case .har: return "a HAR file"
+        case .vcr: return "a VCR cassette"
+        case .plist: return "a property-list vinyl"
+        }
+    }
+
     /// The extension files of this format usually carry.
     package var fileExtension: String {
         switch self {

@@ -53,4 +53,9 @@ public enum TurntableTransportError: Error, CustomStringConvertible {
         }
     }
 }
+
+extension TurntableTransportError: LocalizedError {
+    /// The whole explanation, as `description` gives it: what `localizedDescription` shows.
+    public var errorDescription: String? { description }
+}
 #endif

@@ -9,8 +9,9 @@ import FoundationNetworking
 final class Recorder: Sendable {
     struct Ledger: Sendable {
         var recordedCount = 0
-        /// Tracks were recorded since the last successful write.
-        var pending = false
+        /// Tracks recorded and not yet written, as they will be written (redacted), in the
+        /// order they were recorded.
+        var unwritten: [Track] = []
         /// Tracks recorded, and the places the redaction changed in them, since the last report.
         var unreported = 0
         var redacted = RedactedPlaces()
@@ -18,18 +19,40 @@ final class Recorder: Sendable {
         var rewritten = RedactedPlaces()
     }
 
+    /// What the saves of this recorder know of the file, kept between saves.
+    struct SaveState: Sendable {
+        /// The file's tracks as this recorder last read or wrote them: tracks on disk beyond
+        /// these at the next save were written by another writer, and are merged.
+        var known: [Track]
+        /// With `.all`: the tracks the file held when this recorder opened it, which it
+        /// replaces (unless recorded in this process's run; see `runStart`).
+        var replaceable: [Track]
+        /// The tracks this recorder wrote, as a reader decodes them: one missing from the
+        /// file at the next save (the file was deleted or edited meanwhile) is written again.
+        var written: [Track] = []
+    }
+
     let recording: Recording
     let mode: RecordMode
     let file: URL
+    /// The vinyl's name as the Turntable was asked for it (`RESTClientTest/missingItem`).
+    let vinylName: String
     /// No file existed when the Turntable was made.
     let isNew: Bool
-    /// Tracks read from the file: those after them were recorded here, and are checked for secrets before writing.
-    let loadedCount: Int
+    /// A `.once` Turntable of a vinyl that another case of the same parameterized test
+    /// started (`Recording.runKey`): it records into it as well.
+    let startedInThisRun: Bool
+    /// For a new vinyl, the nearest names of the existing vinyls in its folder, nearest first.
+    let nearestNames: [String]
+    /// When this recording began: with `.all`, tracks recorded since then (by this Turntable
+    /// or, concurrently, by another writer) are this run's, never replaced. With a
+    /// `Recording.runKey`, when the first Turntable of that key began recording the file.
+    let runStart: Date
     /// Set when the vinyl was older than `Recording.reRecordAfter`.
     let staleness: Staleness?
     let ledger = Locked(Ledger())
-    /// Serialises writes so an older snapshot never renames over a newer one.
-    private let writeGate = Locked(())
+    /// Serialises this recorder's saves, and holds what they know of the file.
+    private let saves: Locked<SaveState>
 
     /// The session that reaches the real network.
     let session: any NetworkSession
@@ -38,7 +61,10 @@ final class Recorder: Sendable {
     let httpClient: RecordingHTTPClient
     #endif
 
-    init(recording: Recording, mode: RecordMode, file: URL, isNew: Bool, loadedCount: Int, staleness: Staleness? = nil) {
+    /// - Parameters:
+    ///   - loaded: the tracks the file held when the Turntable was made (also with `.all`,
+    ///     which does not play them).
+    init(recording: Recording, mode: RecordMode, file: URL, vinylName: String, isNew: Bool, loaded: [Track], staleness: Staleness? = nil) {
         self.recording = recording
         session = recording.session ?? DeferredSession()
         #if AsyncHTTPClient
@@ -46,16 +72,39 @@ final class Recorder: Sendable {
         #endif
         self.mode = mode
         self.file = file
+        self.vinylName = vinylName
         self.isNew = isNew
-        self.loadedCount = loadedCount
         self.staleness = staleness
+        let run = Self.run(of: file, key: recording.runKey, starts: isNew || mode == .all)
+        startedInThisRun = run.startedHere
+        runStart = run.start
+        nearestNames = isNew ? VinylNames.nearest(to: vinylName, besides: file) : []
+        saves = Locked(SaveState(known: loaded, replaceable: mode == .all ? loaded : []))
+    }
+
+    /// Files the Turntables of a run (`Recording.runKey`) started (a new vinyl, or a
+    /// re-recording), and when.
+    private static let runs = Locked([String: Date]())
+
+    /// When this recording of `file` began: with a run key, when the run's first Turntable
+    /// began it (registering now when `starts`), and whether one had begun it before.
+    private static func run(of file: URL, key runKey: String?, starts: Bool) -> (start: Date, startedHere: Bool) {
+        // A few milliseconds early: dates are written to the millisecond.
+        let now = Date(timeIntervalSinceNow: -0.005)
+        guard let runKey else { return (now, false) }
+        let key = runKey + "\u{0}" + file.standardizedFileURL.path
+        return runs.withLock { runs in
+            if let start = runs[key] { return (start, true) }
+            if starts { runs[key] = now }
+            return (now, false)
+        }
     }
 
     /// Whether a miss may go to the network and be recorded.
     var mayRecord: Bool {
         switch mode {
         case .never: return false
-        case .once: return isNew
+        case .once: return isNew || startedInThisRun
         case .newEpisodes, .all: return true
         }
     }
@@ -83,52 +132,217 @@ final class Recorder: Sendable {
         return (Answer(outcome: outcome, source: .network), ProcessInfo.processInfo.systemUptime - start)
     }
 
+    /// The answer of a request sent live to be recorded, its failure (if any) wrapped in a
+    /// `LiveRequestError` saying which vinyl sent it live and why. A cancellation stays as it is:
+    /// the caller asked for it.
+    func explainingFailure(of answer: Answer, for live: Track.Request) -> Answer {
+        guard case .failure(let error) = answer.outcome, !LiveRequestError.isCancellation(error) else { return answer }
+        var explained = answer
+        explained.outcome = .failure(
+            LiveRequestError(
+                request: live, vinylName: vinylName, file: file, mode: mode, isNewVinyl: isNew, nearestVinylNames: nearestNames, underlyingError: error))
+        return explained
+    }
+
     /// Marks a recorded track as waiting to be written, noting what the redaction changed in it
     /// (`original` as received, `redacted` as it will be written). Called after the track joined
-    /// the deck, so a write that sees the mark also sees the track.
-    /// `rewritten`: the places rewritten before the redaction, so the stored headers describe the stored body.
+    /// the deck. `rewritten`: the places rewritten before the redaction, so the stored headers
+    /// describe the stored body.
     func noteRecorded(_ original: Track, as redacted: Track, rewritten: [String] = []) {
         // Compared outside the lock, and only when recording: never on the replay path.
         let places = RedactedPlaces.places(from: original, to: redacted)
         ledger.withLock { ledger in
             ledger.recordedCount += 1
-            ledger.pending = true
+            ledger.unwritten.append(redacted)
             ledger.unreported += 1
             ledger.redacted.add(places)
             ledger.rewritten.add(rewritten)
         }
     }
 
-    /// Writes `snapshot()` atomically when something was recorded since the last write, after
-    /// checking the recorded tracks for what still looks like a secret (nothing is written then).
-    /// On failure the tracks stay pending, so a later eject (or the release) tries again.
-    /// Returns what this write added (nil when there was nothing to write), printed on stderr
-    /// unless the recording is quiet.
-    func writeIfPending(_ snapshot: () -> Vinyl) throws -> RecordingReport? {
-        try writeGate.withLock { _ in
-            // Clear before taking the snapshot: a track recorded meanwhile marks it again.
-            let pending = ledger.withLock { ledger -> Bool in
-                defer { ledger.pending = false }
-                return ledger.pending
+    /// Forgets the tracks recorded and not yet written; returns how many.
+    func discardUnwritten() -> Int {
+        ledger.withLock { ledger in
+            defer { ledger.unwritten = [] }
+            return ledger.unwritten.count
+        }
+    }
+
+    /// Saves what was recorded since the last save, merged with what the file holds at this
+    /// moment, under the vinyl's lock (`VinylLock`), after checking the tracks recorded here for
+    /// what still looks like a secret (nothing is written then). On failure the tracks stay
+    /// pending, so a later eject (or the release) tries again. Returns what this save did (nil
+    /// when there was nothing to save), printed on stderr unless the recording is quiet.
+    func writeIfPending() throws -> RecordingReport? {
+        try saves.withLock { state in
+            let mine = ledger.withLock { ledger -> [Track] in
+                defer { ledger.unwritten = [] }
+                return ledger.unwritten
             }
-            guard pending else { return nil }
-            let vinyl = snapshot()
+            guard !mine.isEmpty else { return nil }
+            let saved: Save
             do {
-                try vinyl.checkForSecrets(inTracks: min(loadedCount, vinyl.tracks.count)..<vinyl.tracks.count, allowing: recording.allowedSecrets, file: file.path)
-                try vinyl.write(to: file)
+                saved = try VinylLock.withLock(on: file) { try save(mine, state: &state) }
             } catch {
-                ledger.withLock { $0.pending = true }
+                // Put back ahead of what was recorded meanwhile.
+                ledger.withLock { $0.unwritten = mine + $0.unwritten }
                 throw error
             }
-            // What was noted up to now is in this write (a track is noted after it joined the deck).
-            let (added, redacted, rewritten) = ledger.withLock { ledger in
+            let (redacted, rewritten) = ledger.withLock { ledger in
                 defer { (ledger.unreported, ledger.redacted, ledger.rewritten) = (0, RedactedPlaces(), RedactedPlaces()) }
-                return (ledger.unreported, ledger.redacted, ledger.rewritten)
+                return (ledger.redacted, ledger.rewritten)
             }
-            var report = RecordingReport(file: file, tracksAdded: added, trackCount: vinyl.tracks.count, redacted: redacted.counted)
+            var report = RecordingReport(file: file, tracksAdded: saved.added, trackCount: saved.trackCount, redacted: redacted.counted)
             report.rewritten = rewritten.counted
+            report.mergedCount = saved.merged
+            report.alreadyRecorded = saved.alreadyRecorded
+            report.replacedCount = saved.replaced
+            report.restoredCount = saved.restored
+            report.format = saved.format
+            report.convertedFrom = saved.convertedFrom
+            report.original = saved.original
             if !recording.isQuiet { recording.reportOutput(report.description) }
             return report
         }
+    }
+
+    /// What one save did.
+    private struct Save {
+        var added: Int
+        var trackCount: Int
+        var merged: Int
+        var alreadyRecorded: Int
+        var replaced: Int
+        var restored: Int
+        var format: VinylFormat
+        var convertedFrom: VinylFormat?
+        var original: URL?
+    }
+
+    /// Reads the file as it is now, merges `mine` into it and writes it; under the lock.
+    ///
+    /// The merge, by mode:
+    /// - every mode keeps the tracks other writers added since this recorder last read or wrote
+    ///   the file (they are counted as merged), and a track recorded here whose request another
+    ///   writer already recorded meanwhile is not added again (counted as already recorded);
+    /// - `.all` (and a stale vinyl re-recorded) drops the tracks the file held when this
+    ///   recorder opened it, and older tracks of a request it recorded again: what it replaces.
+    ///   Tracks recorded since this process began re-recording the file are kept, whoever
+    ///   wrote them, so parallel cases re-recording one vinyl keep each other's tracks.
+    private func save(_ mine: [Track], state: inout SaveState) throws -> Save {
+        let (disk, format) = try readForMerge()
+        var known = Multiset(state.known)
+        var replaceable = Multiset(state.replaceable)
+        let recordedRequests = Set(mine.map(\.request))
+        var kept: [Track] = []
+        var foreign: [Track] = []
+        var replaced = 0
+        for track in disk?.tracks ?? [] {
+            let isKnown = known.remove(track)
+            if mode == .all, !(track.recordedAt.map { $0 >= runStart } ?? false),
+                replaceable.remove(track) || recordedRequests.contains(track.request)
+            {
+                replaced += 1
+                continue
+            }
+            kept.append(track)
+            if !isKnown { foreign.append(track) }
+        }
+        // What this recorder wrote before and the file no longer holds is written again.
+        var onDisk = Multiset(disk?.tracks ?? [])
+        let restored = state.written.filter { !onDisk.remove($0) }
+        kept += restored
+        var foreignRequests = Multiset(foreign.map(\.request))
+        var added: [Track] = []
+        for track in mine {
+            if !foreignRequests.remove(track.request) { added.append(track) }
+        }
+        var vinyl = Vinyl(name: disk?.name ?? file.deletingPathExtension().lastPathComponent, tracks: kept + added)
+        try vinyl.checkForSecrets(inTracks: kept.count..<vinyl.tracks.count, allowing: recording.allowedSecrets, file: file.path)
+        // Concurrent recordings in a stable order, not the order they completed in (TrackOrder),
+        // so re-recording an unchanged API leaves the file as it was but for the dates.
+        vinyl.tracks = TrackOrder.arranged(vinyl.tracks)
+
+        // The file keeps its own format where that format can hold the tracks.
+        var written = format
+        var original: URL?
+        if !format.isWritable || !format.canHold(vinyl) {
+            written = .gramophone
+            if disk != nil { original = try keepOriginal(as: format) }
+        }
+        let data: Data
+        do {
+            data = try vinyl.encoded(as: written)
+        } catch var error as VinylError {
+            error.file = error.file ?? file.path
+            throw error
+        }
+        try AtomicFile.write(data, to: file)
+        // What the file now holds, as a reader (the next save) will decode it.
+        vinyl = (try? Vinyl(data: data, name: vinyl.name, format: written, file: file.path)) ?? vinyl
+        state.known = vinyl.tracks
+        state.replaceable = replaceable.elements
+        let addedAsRead = try? Vinyl(data: Vinyl(name: vinyl.name, tracks: added).encoded(as: written), name: vinyl.name, format: written)
+        state.written += addedAsRead?.tracks ?? added
+        return Save(
+            added: added.count, trackCount: vinyl.tracks.count, merged: foreign.count, alreadyRecorded: mine.count - added.count, replaced: replaced, restored: restored.count,
+            format: written, convertedFrom: written == format ? nil : format, original: original)
+    }
+
+    /// The vinyl on disk now and its format; nil (and the format the extension says) when
+    /// there is no file. An unreadable file is an error, except with `.all`, which replaces it.
+    private func readForMerge() throws -> (Vinyl?, VinylFormat) {
+        let byExtension = (try? VinylFormat.byExtension(file.pathExtension, file: file.path)) ?? nil
+        guard FileManager.default.fileExists(atPath: file.path) else { return (nil, byExtension ?? .gramophone) }
+        do {
+            let data = try Data(contentsOf: file)
+            let format = try VinylFormat.detect(data: data, fileExtension: file.pathExtension, file: file.path)
+            return (try Vinyl(data: data, name: file.deletingPathExtension().lastPathComponent, format: format, file: file.path), format)
+        } catch {
+            if mode == .all { return (nil, byExtension ?? .gramophone) }
+            if let error = error as? VinylError { throw error }
+            throw VinylError(
+                .unreadable, file: file.path, problem: "could not read the vinyl to merge the recorded tracks into it (\((error as NSError).localizedDescription))",
+                fix: "Check the file's permissions; the recorded tracks are still pending")
+        }
+    }
+
+    /// Copies the file aside before it is rewritten in Gramophone's format: `NAME.json.dvr-original`.
+    private func keepOriginal(as format: VinylFormat) throws -> URL {
+        var copy = URL(fileURLWithPath: file.path + ".\(format)-original")
+        var number = 2
+        while FileManager.default.fileExists(atPath: copy.path) {
+            copy = URL(fileURLWithPath: file.path + ".\(format)-original-\(number)")
+            number += 1
+        }
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: file)
+        } catch {
+            throw VinylError(
+                .unreadable, file: file.path, problem: "could not read the file to keep a copy before converting it (\((error as NSError).localizedDescription))",
+                fix: "Check the file's permissions; the recorded tracks are still pending")
+        }
+        try AtomicFile.write(bytes, to: copy)
+        return copy
+    }
+}
+
+/// Counts of equal values, for telling the tracks on disk apart from those already known.
+private struct Multiset<Element: Hashable> {
+    private var counts: [Element: Int] = [:]
+
+    init(_ elements: [Element]) {
+        for element in elements { counts[element, default: 0] += 1 }
+    }
+
+    /// What is left, in no particular order.
+    var elements: [Element] { counts.flatMap { repeatElement($0.key, count: $0.value) } }
+
+    /// Takes one `element` out; false when there was none.
+    mutating func remove(_ element: Element) -> Bool {
+        guard let count = counts[element], count > 0 else { return false }
+        counts[element] = count - 1
+        return true
     }
 }

@@ -72,6 +72,11 @@ public struct Recording: Sendable {
     /// Whether the Turntable prints the stale note itself; the Swift Testing trait turns it
     /// off and records a warning instead.
     package var printsStaleness = true
+    /// Names the run a Turntable belongs to: the test helpers give the cases of one
+    /// parameterized test the same key, so they share a new vinyl (a `.once` vinyl one case
+    /// started stays recordable for the others) and a re-recording (tracks another case
+    /// recorded in the run are not replaced). Nil: each Turntable is a run of its own.
+    package var runKey: String?
     /// Places known to hold no secret: the default redaction leaves them alone and the check
     /// before writing does not report them. Empty by default; set it with `allowing(_:)`.
     var allowedSecrets: [SecretPlace] = []

@@ -16,3 +16,8 @@ public enum RecordingError: Error, Sendable, Equatable, CustomStringConvertible 
         }
     }
 }
+
+extension RecordingError: LocalizedError {
+    /// The whole explanation, as `description` gives it: what `localizedDescription` shows.
+    public var errorDescription: String? { description }
+}

@@ -8,6 +8,13 @@ import Foundation
 ///   redacted: request.headers "Authorization" ×3, response.body JSON "api_key" ×1
 /// ```
 ///
+/// A write merges with what the file holds at that moment (other Turntables, the other cases
+/// of a parameterized test, other test processes recording into the same vinyl), and says so:
+///
+/// ```text
+/// Gramophone: wrote 1 track to Vinyls/Weather/forecast.json (4 in the file, 3 merged from elsewhere); nothing redacted
+/// ```
+///
 /// A redaction that takes out something the test needs shows here first, not as a failed
 /// expectation on the next replay.
 public struct RecordingReport: Sendable, Equatable, CustomStringConvertible {
@@ -36,11 +43,43 @@ public struct RecordingReport: Sendable, Equatable, CustomStringConvertible {
     /// the client handed over decoded loses its `Content-Encoding` (`response.headers
     /// "Content-Encoding" ×2`); `Recording.keepsContentEncoding` keeps them as received.
     public var rewritten: [Redacted] = []
+    /// Tracks other writers had added to the file since this Turntable last read or wrote it,
+    /// kept in this write.
+    public var mergedCount = 0
+    /// Tracks recorded here that were not added because another writer had meanwhile recorded
+    /// the same request into the file (its track is kept).
+    public var alreadyRecorded = 0
+    /// Tracks the write dropped: with the record mode `all` (or a stale vinyl recorded again),
+    /// those the file held before this run and the older tracks of a request recorded again.
+    public var replacedCount = 0
+    /// Tracks this Turntable had written before that the file no longer held (it was deleted
+    /// or edited meanwhile), written again.
+    public var restoredCount = 0
+    /// The format the file was written in: its own, where that format can hold the tracks.
+    public var format: VinylFormat = .gramophone
+    /// The file's format before, when it could not hold the tracks (a DVR cassette or a HAR
+    /// file given a streamed response; a read-only VCR cassette) and was written in
+    /// Gramophone's format instead; nil when it kept its format.
+    public var convertedFrom: VinylFormat?
+    /// Where the converted file's original was copied, byte for byte: `NAME.json.dvr-original`.
+    public var original: URL?
 
-    /// The report as printed: the file, the tracks, then what was redacted (or that nothing was).
+    /// The report as printed: the file, the tracks (and what the merge did), the format when
+    /// it is not Gramophone's, then what was redacted (or that nothing was).
     public var description: String {
         let tracks = "\(tracksAdded) track\(tracksAdded == 1 ? "" : "s")"
-        var text = "Gramophone: wrote \(tracks) to \(file.path) (\(trackCount) in the file)"
+        var counts = ["\(trackCount) in the file"]
+        if mergedCount > 0 { counts.append("\(mergedCount) merged from elsewhere") }
+        if alreadyRecorded > 0 { counts.append("\(alreadyRecorded) already recorded by another writer") }
+        if replacedCount > 0 { counts.append("\(replacedCount) replaced") }
+        if restoredCount > 0 { counts.append("\(restoredCount) written again, which the file had lost") }
+        var text = "Gramophone: wrote \(tracks) to \(file.path) (\(counts.joined(separator: ", ")))"
+        if let convertedFrom {
+            text += "; converted from \(convertedFrom.article) to Gramophone's format, which can hold what was recorded"
+            if let original { text += " (the original is kept at \(original.path))" }
+        } else if format != .gramophone {
+            text += "; kept as \(format.article)"
+        }
         text += redacted.isEmpty ? "; nothing redacted" : "\n  redacted: " + redacted.map(\.description).joined(separator: ", ")
         if !rewritten.isEmpty {
             text +=

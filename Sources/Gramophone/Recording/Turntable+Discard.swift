@@ -5,10 +5,6 @@ extension Turntable {
     /// traffic. Returns how many tracks were recorded and are now not going to be written.
     @discardableResult
     package func discardRecordings() -> Int {
-        guard let recorder else { return 0 }
-        return recorder.ledger.withLock { ledger in
-            defer { ledger.pending = false }
-            return ledger.pending ? ledger.recordedCount : 0
-        }
+        recorder?.discardUnwritten() ?? 0
     }
 }

@@ -10,6 +10,13 @@ extension Turntable {
     /// again does nothing unless more was recorded meanwhile. A Turntable released with
     /// unwritten tracks writes them too, but can then only report a failure on stderr.
     ///
+    /// The write never replaces what others recorded: under a lock that holds across
+    /// processes, it reads the file as it is at that moment and adds this Turntable's new
+    /// tracks to it, keeping the tracks other Turntables, parameterized test cases or test
+    /// processes wrote meanwhile (the report counts them). A file in another format (a DVR
+    /// cassette, a HAR file) stays in it where that format can hold the tracks; see
+    /// ``RecordingReport`` and <doc:RecordingAndRedaction>.
+    ///
     /// Each write reports, once, what it added: the file, the tracks recorded, and every place
     /// the redaction changed (`response.body JSON "token" ×3`), on stderr unless
     /// `GRAMOPHONE_QUIET` is set (or ``Recording/isQuiet``), and as the returned value, which a
@@ -27,8 +34,7 @@ extension Turntable {
         #if AsyncHTTPClient
         defer { recorder.httpClient.shutDown() }
         #endif
-        // Concurrent recordings in a stable order, not the order they completed in (TrackOrder).
-        return try recorder.writeIfPending { deck.withLock { TrackOrder.arranged($0.vinyl) } }
+        return try recorder.writeIfPending()
     }
 
     /// The eject a released Turntable performs: nowhere to throw, so failures go to stderr.

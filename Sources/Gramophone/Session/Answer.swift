@@ -70,7 +70,12 @@ extension Turntable {
         if let recorder, recorder.mayRecord {
             // Logged as it goes out, so concurrent recordings keep the order they were sent in.
             deck.withLock { $0.log(live) }
-            return streaming ? await recordStream(live, with: recorder, through: fetch) : await record(live, with: recorder)
+            // The first request a new vinyl sends live says so: a misspelt name starts one too.
+            if recorder.isNew, !recorder.recording.isQuiet, Self.claimNewVinylNotice(recorder.file) {
+                recorder.recording.reportOutput(recorder.newVinylNotice)
+            }
+            let answer = streaming ? await recordStream(live, with: recorder, through: fetch) : await record(live, with: recorder)
+            return recorder.explainingFailure(of: answer, for: live)
         }
         return miss(request, sent: live)
     }
@@ -120,6 +125,9 @@ extension Turntable {
             var report = Self.missReport(for: request, deck: deck)
             if let note = recorder?.whyNotRecorded {
                 report.note = report.note.map { $0 + "; " + note } ?? note
+            }
+            if let missing = deck.missingVinyl {
+                report.note = report.note.map { missing + "; " + $0 } ?? missing
             }
             report.sourcePath = deck.sourceFile?.path
             report.records = recorder != nil

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Errors a Turntable throws instead of answering.
 public enum TurntableError: Error, Sendable, CustomStringConvertible {
     /// No track matches the request.
@@ -15,4 +17,9 @@ public enum TurntableError: Error, Sendable, CustomStringConvertible {
         case .noMatchingTrack(let report): return report
         }
     }
+}
+
+extension TurntableError: LocalizedError {
+    /// The whole explanation, as `description` gives it: what `localizedDescription` shows.
+    public var errorDescription: String? { description }
 }

@@ -53,3 +53,8 @@ public struct StubMissReport: Sendable, CustomStringConvertible {
         return text
     }
 }
+
+extension StubError: LocalizedError {
+    /// The whole explanation, as `description` gives it: what `localizedDescription` shows.
+    public var errorDescription: String? { description }
+}

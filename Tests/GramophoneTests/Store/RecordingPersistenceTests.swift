@@ -43,8 +43,9 @@ struct RecordingPersistenceTests {
         let offline = OfflineSession()
         do {
             let turntable = try Turntable(vinylNamed: "existing", from: .folder(folder), recording: Recording(mode: .newEpisodes, session: offline, environment: [:]))
-            let error = await #expect(throws: URLError.self) { try await turntable.data(from: URL(string: base.absoluteString + "/uuid")!) }
-            #expect(error?.code == .notConnectedToInternet)
+            // The session's error, wrapped in what says which vinyl sent the request live.
+            let error = await #expect(throws: LiveRequestError.self) { try await turntable.data(from: URL(string: base.absoluteString + "/uuid")!) }
+            #expect((error?.underlyingError as? URLError)?.code == .notConnectedToInternet)
             #expect(turntable.playback.recordedCount == 0)
             try turntable.eject()
         }
@@ -70,8 +71,9 @@ struct RecordingPersistenceTests {
         #expect(!FileManager.default.fileExists(atPath: file.path))
         // Recording more after an eject is written by the next one, with every track.
         _ = try await turntable.data(from: URL(string: base.absoluteString + "/uuid")!)
-        try turntable.eject()
+        let report = try #require(try turntable.eject())
         #expect(try Vinyl(contentsOf: file).tracks.count == 2)
+        #expect(report.restoredCount == 1 && report.description.contains("1 written again, which the file had lost"), "\(report)")
     }
 
     @Test func replayOnlyTurntableEjectsNothing() throws {
