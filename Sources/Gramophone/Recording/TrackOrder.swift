@@ -14,10 +14,6 @@ enum TrackOrder {
     /// millisecond, so one recorded right after another must not look concurrent once read back.
     static let overlapMargin: TimeInterval = 0.002
 
-    static func arranged(_ vinyl: Vinyl) -> Vinyl {
-        Vinyl(name: vinyl.name, tracks: arranged(vinyl.tracks))
-    }
-
     static func arranged(_ tracks: [Track]) -> [Track] {
         var result: [Track] = []
         result.reserveCapacity(tracks.count)
