@@ -37,6 +37,8 @@ public protocol NetworkSession: Sendable {
     nonisolated(nonsending) func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse)
     /// A task that, once resumed, sends `request` and calls `completionHandler` with the outcome.
     func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask
+    /// A WebSocket task for the handshake `request`; call `resume()` to connect. See ``WebSocketTask``.
+    func webSocketTask(with request: URLRequest) -> any WebSocketTask
 }
 
 extension URLSession: NetworkSession {

@@ -60,6 +60,7 @@ extension Turntable {
             // Hosts the recording leaves alone go to the real session untouched.
             guard recorder.recording.records(live.url) else {
                 deck.withLock { $0.log(live) }
+                if case .webSocket = fetch { return .liveWebSocket(records: false) }
                 return streaming ? await recorder.relay(live, through: fetch) : await recorder.send(live).answer
             }
             // Tracks were redacted when recorded; the live request is redacted the same way to match them.
@@ -70,6 +71,7 @@ extension Turntable {
         if let recorder, recorder.mayRecord {
             // Logged as it goes out, so concurrent recordings keep the order they were sent in.
             deck.withLock { $0.log(live) }
+            if case .webSocket = fetch { return .liveWebSocket(records: true) }
             return streaming ? await recordStream(live, with: recorder, through: fetch) : await record(live, with: recorder)
         }
         return miss(request, sent: live)
