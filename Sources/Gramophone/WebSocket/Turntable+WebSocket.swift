@@ -39,6 +39,13 @@ extension Turntable {
         return .noMatchingTrack(report)
     }
 
+    /// How recorded tracks were redacted: the recording's redaction, or the default's for a
+    /// Turntable that only replays.
+    var replayRedaction: (redaction: Redaction, allowed: [SecretPlace]) {
+        guard let recorder else { return (.default, []) }
+        return (recorder.recording.redaction, recorder.recording.allowedSecrets)
+    }
+
     /// The conversation of the track at `index`, if it holds one.
     func conversation(ofTrack index: Int) -> WebSocketConversation? {
         deck.withLock { deck in deck.index.tracks.indices.contains(index) ? deck.index.tracks[index].response?.conversation : nil }

@@ -16,7 +16,7 @@ final class TurntableWebSocketTask: WebSocketTask {
 
     let turntable: Turntable
     let request: URLRequest
-    private let state = Locked(State())
+    let state = Locked(State())
 
     enum Phase {
         case suspended, opening, open, ended
@@ -45,6 +45,9 @@ final class TurntableWebSocketTask: WebSocketTask {
         var driver: Task<Void, Never>?
         var closeCode = 0
         var closeReason: Data?
+        /// Set when the handshake went to the real network (TurntableWebSocketTask+Live.swift).
+        var live: LiveSide?
+        var recording = LiveRecording()
     }
 
     init(turntable: Turntable, request: URLRequest) {
@@ -82,7 +85,11 @@ final class TurntableWebSocketTask: WebSocketTask {
         case .stub, .miss:
             conversation = nil
         case .network:
-            end(with: URLError(.unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "recording WebSockets is not available here", NSURLErrorFailingURLErrorKey: live.url]))
+            guard case .failure(let going as LiveWebSocket) = answer.outcome, let recorder = turntable.recorder else {
+                end(with: URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: live.url]))
+                return
+            }
+            await goLive(recorder.liveConnection(for: live), handshake: live, records: going.records, limit: recorder.recording.streamLimit)
             return
         }
         let response: HTTPURLResponse
@@ -160,7 +167,7 @@ final class TurntableWebSocketTask: WebSocketTask {
         }
     }
 
-    private func deliver(_ message: Message) {
+    func deliver(_ message: Message) {
         let receiver = state.withLock { state -> Receiver? in
             guard state.phase == .open else { return nil }
             if state.receivers.isEmpty {
@@ -173,7 +180,7 @@ final class TurntableWebSocketTask: WebSocketTask {
     }
 
     /// Ends the connection: every waiting receive, and every operation after, gets `error`.
-    private func end(with error: any Error, closeCode: Int? = nil, reason: Data? = nil) {
+    func end(with error: any Error, closeCode: Int? = nil, reason: Data? = nil) {
         let (receivers, waiter, driver, pending) = state.withLock {
             state -> ([Receiver], CheckedContinuation<ContinuousClock.Instant?, Never>?, Task<Void, Never>?, [@Sendable (TurntableWebSocketTask) -> Void]) in
             guard state.phase != .ended else { return ([], nil, nil, []) }
@@ -201,7 +208,7 @@ final class TurntableWebSocketTask: WebSocketTask {
 
     func send(_ message: Message, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         enum Outcome {
-            case later
+            case later, live
             case failed(any Error)
             case miss(ConversationMiss, Track.Request, [String])
             case matched(CheckedContinuation<ContinuousClock.Instant?, Never>?, ContinuousClock.Instant)
@@ -214,11 +221,19 @@ final class TurntableWebSocketTask: WebSocketTask {
                 return .later
             case .ended:
                 return .failed(state.failure ?? POSIXError(.ENOTCONN))
+            case .open where state.live != nil:
+                return .live
             case .open:
                 let position = state.sentTimes.count
                 let expected = state.schedule.expected
                 let recorded = position < expected.count ? expected[position] : nil
-                let differences = recorded.map { MessageComparison.differences(sent: sent, recorded: $0) } ?? []
+                var differences = recorded.map { MessageComparison.differences(sent: sent, recorded: $0) } ?? []
+                // Recorded payloads were redacted: a secret the code sends is redacted the same way
+                // to match them, as a live request is (only after a mismatch: hits never pay for it).
+                if let recorded, !differences.isEmpty, let handshake = state.handshake {
+                    let redacted = turntable.replayRedaction.redaction.redactSent(sent, request: handshake, allowing: turntable.replayRedaction.allowed)
+                    if redacted != sent { differences = MessageComparison.differences(sent: redacted, recorded: recorded) }
+                }
                 guard recorded != nil, differences.isEmpty else {
                     let miss = ConversationMiss(trackIndex: state.trackIndex, position: position + 1, sent: sent, recorded: recorded, recordedCount: expected.count)
                     return .miss(miss, state.handshake ?? Track.Request(url: request.url ?? URL(fileURLWithPath: "/")), differences)
@@ -232,6 +247,7 @@ final class TurntableWebSocketTask: WebSocketTask {
         }
         switch outcome {
         case .later: return
+        case .live: liveSend(sent, completionHandler: completionHandler)
         case .failed(let error): completionHandler(error)
         case .matched(let waiter, let time):
             waiter?.resume(returning: time)
@@ -272,11 +288,16 @@ final class TurntableWebSocketTask: WebSocketTask {
             case .suspended, .opening:
                 state.pending.append { $0.sendPing(pongReceiveHandler: pongReceiveHandler) }
                 return nil
+            case .open where state.live != nil: return nil
             case .open: return .some(nil)
             case .ended: return .some(state.failure ?? POSIXError(.ENOTCONN))
             }
         }
-        if let outcome { pongReceiveHandler(outcome) }
+        if let outcome {
+            pongReceiveHandler(outcome)
+        } else if let live = state.withLock({ $0.phase == .open ? $0.live : nil }) {
+            livePing(live, pongReceiveHandler: pongReceiveHandler)
+        }
     }
 
     func cancel(with closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?) {
@@ -284,6 +305,8 @@ final class TurntableWebSocketTask: WebSocketTask {
     }
 
     func cancel(withCloseCodeValue code: Int, reason: Data?) {
+        // A live connection is closed for real, and its recording ends with the client's close.
+        if let live = state.withLock({ $0.phase == .open ? $0.live : nil }) { liveClose(live, code: code, reason: reason) }
         end(with: POSIXError(.ENOTCONN), closeCode: code, reason: reason)
     }
 
