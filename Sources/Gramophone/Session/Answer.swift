@@ -29,6 +29,9 @@ struct Answer: Sendable {
     /// track's, built on its first play; a live AsyncHTTPClient response's). Nil where only the
     /// outcome's `HTTPURLResponse` has it.
     var head: ResponseHead?
+    /// A WebSocket stub's conversation: a recorded one, or a script (Stubbing/WebSocketScript.swift).
+    var conversation: WebSocketConversation?
+    var webSocketScript: WebSocketScript?
 
     /// The response is a `text/event-stream`: its events are cut at empty lines.
     var isEventStream: Bool {

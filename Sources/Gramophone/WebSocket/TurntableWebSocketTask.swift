@@ -48,6 +48,9 @@ final class TurntableWebSocketTask: WebSocketTask {
         /// Set when the handshake went to the real network (TurntableWebSocketTask+Live.swift).
         var live: LiveSide?
         var recording = LiveRecording()
+        /// Set for a stub's scripted conversation: what it answers, and the messages sent so far.
+        var script: WebSocketScript?
+        var scriptedSends = 0
     }
 
     init(turntable: Turntable, request: URLRequest) {
@@ -82,7 +85,13 @@ final class TurntableWebSocketTask: WebSocketTask {
         case .track(let index, _):
             conversation = turntable.conversation(ofTrack: index)
             state.withLock { $0.trackIndex = index }
-        case .stub, .miss:
+        case .stub:
+            if let script = answer.webSocketScript, case .success(let (head, _)) = answer.outcome, head.statusCode == 101 {
+                playScript(script, handshake: live)
+                return
+            }
+            conversation = answer.conversation
+        case .miss:
             conversation = nil
         case .network:
             guard case .failure(let going as LiveWebSocket) = answer.outcome, let recorder = turntable.recorder else {
@@ -110,7 +119,7 @@ final class TurntableWebSocketTask: WebSocketTask {
                     ]))
             return
         }
-        play(conversation, handshake: live, scale: turntable.conversationScale(stubbed: false))
+        play(conversation, handshake: live, scale: turntable.conversationScale(stubbed: answer.trackIndex == nil))
     }
 
     /// Opens the connection on `conversation` and starts delivering the server's side of it.
@@ -126,6 +135,21 @@ final class TurntableWebSocketTask: WebSocketTask {
             defer { state.pending = [] }
             return state.pending
         }
+        for operation in pending { operation(self) }
+    }
+
+    /// Opens the connection on a stub's script: its pushes at once, its replies as messages come.
+    private func playScript(_ script: WebSocketScript, handshake: Track.Request) {
+        let pending = state.withLock { state -> [@Sendable (TurntableWebSocketTask) -> Void] in
+            guard state.phase == .opening else { return [] }
+            state.phase = .open
+            state.script = script
+            state.handshake = handshake
+            defer { state.pending = [] }
+            return state.pending
+        }
+        for push in script.pushes { deliver(WebSocketMessage(direction: .received, content: push, offset: 0).taskMessage) }
+        if let close = script.close, close.after == 0 { end(with: POSIXError(.ENOTCONN), closeCode: close.code, reason: Data(close.reason.utf8)) }
         for operation in pending { operation(self) }
     }
 
@@ -209,6 +233,7 @@ final class TurntableWebSocketTask: WebSocketTask {
     func send(_ message: Message, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         enum Outcome {
             case later, live
+            case scripted([WebSocketMessage.Content], (Int, Data)?)
             case failed(any Error)
             case miss(ConversationMiss, Track.Request, [String])
             case matched(CheckedContinuation<ContinuousClock.Instant?, Never>?, ContinuousClock.Instant)
@@ -223,6 +248,11 @@ final class TurntableWebSocketTask: WebSocketTask {
                 return .failed(state.failure ?? POSIXError(.ENOTCONN))
             case .open where state.live != nil:
                 return .live
+            case .open where state.script != nil:
+                state.scriptedSends += 1
+                let replies = state.script?.replies(to: sent) ?? []
+                let close = state.script?.close.flatMap { $0.after == state.scriptedSends ? ($0.code, Data($0.reason.utf8)) : nil }
+                return .scripted(replies, close)
             case .open:
                 let position = state.sentTimes.count
                 let expected = state.schedule.expected
@@ -248,6 +278,10 @@ final class TurntableWebSocketTask: WebSocketTask {
         switch outcome {
         case .later: return
         case .live: liveSend(sent, completionHandler: completionHandler)
+        case .scripted(let replies, let close):
+            completionHandler(nil)
+            for reply in replies { deliver(WebSocketMessage(direction: .received, content: reply, offset: 0).taskMessage) }
+            if let (code, reason) = close { end(with: POSIXError(.ENOTCONN), closeCode: code, reason: reason) }
         case .failed(let error): completionHandler(error)
         case .matched(let waiter, let time):
             waiter?.resume(returning: time)
