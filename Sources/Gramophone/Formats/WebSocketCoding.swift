@@ -127,10 +127,10 @@ enum WebSocketCoding {
 
     /// Formats that keep conversations; writing one elsewhere would lose it without a word.
     static func checkStorable(_ vinyl: Vinyl, in format: VinylFormat) throws {
-        guard format == .dvr || format == .plist, let index = vinyl.tracks.firstIndex(where: { $0.response?.conversation != nil }) else { return }
+        guard format == .dvr || format == .plist || format == .har, let index = vinyl.tracks.firstIndex(where: { $0.response?.conversation != nil }) else { return }
         throw VinylError(
             .unwritable, file: nil, place: format.place(ofTrack: index),
             problem: "the track holds a WebSocket conversation, which the \(format) format cannot store",
-            fix: "Write the vinyl as gramophone (JSON) or har, which keep conversations")
+            fix: "Write the vinyl as gramophone (JSON), which keeps conversations")
     }
 }

@@ -96,7 +96,7 @@ import Testing
         }
     }
 
-    @Test(arguments: [VinylFormat.dvr, .plist])
+    @Test(arguments: [VinylFormat.dvr, .plist, .har])
     func formatsThatCannotHoldAConversationRefuseIt(format: VinylFormat) {
         #expect {
             _ = try Self.vinyl(Self.conversation).encoded(as: format)
