@@ -52,6 +52,8 @@ public protocol NetworkSession: Sendable {
     func downloadTask(with request: URLRequest, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask
     /// A task that, once resumed, downloads the answer for `url` as `downloadTask(with:completionHandler:)` does.
     func downloadTask(with url: URL, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask
+    /// A WebSocket task for the handshake `request`; call `resume()` to connect. See ``WebSocketTask``.
+    func webSocketTask(with request: URLRequest) -> any WebSocketTask
 }
 
 // URLSession's own task methods satisfy the task requirements on every platform. Its async

@@ -78,3 +78,23 @@ stop_drift_server() {
     DRIFT_PID=
   fi
 }
+
+# The WebSocket server of our own (scripts/lib/websocket_server.py, Python's `websockets`):
+# conversations the WebSocket trait's recording tests record. VENV has `websockets` installed.
+start_websocket_server() {
+  local venv="$1"
+  WEBSOCKETS_PORT=$(free_port)
+  WEBSOCKETS_URL="ws://127.0.0.1:$WEBSOCKETS_PORT"
+  WEBSOCKETS_LOG=$(mktemp)
+  "$venv/bin/python" "$(dirname "${BASH_SOURCE[0]}")/websocket_server.py" "$WEBSOCKETS_PORT" >"$WEBSOCKETS_LOG" 2>&1 &
+  WEBSOCKETS_PID=$!
+  wait_for_server "http://127.0.0.1:$WEBSOCKETS_PORT/health" "$WEBSOCKETS_PID" "$WEBSOCKETS_LOG" "the WebSocket server"
+}
+
+stop_websocket_server() {
+  if [[ -n "${WEBSOCKETS_PID:-}" ]]; then
+    kill "$WEBSOCKETS_PID" 2>/dev/null || true
+    wait "$WEBSOCKETS_PID" 2>/dev/null || true
+    WEBSOCKETS_PID=
+  fi
+}

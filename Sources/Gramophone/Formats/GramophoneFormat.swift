@@ -151,6 +151,9 @@ enum GramophoneFormat {
             url: try value.url("url", at: path, required: false),
             httpVersion: try value.optionalString("httpVersion", at: path))
         response.stream = stream
+        if let conversation = value[WebSocketCoding.key], conversation != .null {
+            response.conversation = try WebSocketCoding.decode(conversation, path: path.key(WebSocketCoding.key))
+        }
         return response
     }
 
@@ -234,6 +237,7 @@ enum GramophoneFormat {
         members.append(("status", .number(String(response.status))))
         if let stream = response.stream { members.append((StreamCoding.key, StreamCoding.encode(stream, body: response.body))) }
         if let url = response.url { members.append(("url", .string(url.absoluteString))) }
+        if let conversation = response.conversation { members.append((WebSocketCoding.key, WebSocketCoding.encode(conversation))) }
         return .object(members)
     }
 

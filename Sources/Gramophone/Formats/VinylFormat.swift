@@ -225,9 +225,11 @@ extension Vinyl {
     /// The vinyl's file content in `format`: sorted keys, indented, ending with a newline.
     /// - Throws: `VinylError(.unwritable)` for a format Gramophone only reads.
     ///   A header name or value holding CR, LF or NUL is `.unwritable` too, naming its place:
-    ///   written, it would start another header when replayed.
+    ///   written, it would start another header when replayed. A WebSocket conversation in a
+    ///   format that cannot hold one (DVR, plist, HAR) is `.unwritable` too, rather than lost.
     public func encoded(as format: VinylFormat = .gramophone) throws -> Data {
         if format.isWritable { try HeaderLineBreaks.check(self, format: format) }
+        try WebSocketCoding.checkStorable(self, in: format)
         switch format {
         case .gramophone: return Data(JSONWriter.pretty(GramophoneFormat.encode(self)))
         case .dvr: return Data(JSONWriter.pretty(DVRFormat.encode(self)))

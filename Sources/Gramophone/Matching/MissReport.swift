@@ -24,8 +24,11 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
     var records = false
     /// The Turntable's stubs, each with why it passed the request over, in the order tried.
     var stubAttempts: [StubMissReport.Attempt] = []
+    /// Set when the miss is a message sent on a replayed WebSocket (WebSocket/ConversationMiss.swift).
+    var conversationMiss: ConversationMiss?
 
     public var description: String {
+        if let conversationMiss { return conversationMiss.lines(for: self).joined(separator: "\n") }
         // The source, not a bundle's built copy: the file a person opens.
         var lines = ["No track in vinyl \"\(vinylName)\"\((sourcePath ?? vinylPath).map { " (\($0))" } ?? "") matches \(request.method) \(request.url.absoluteString)"]
         lines.append("  matching by: \(strategy)")

@@ -81,6 +81,9 @@ public struct Track: Sendable, Hashable {
         var httpVersion: String?
         /// How a streamed body arrived, piece by piece; nil for a body replayed in one piece.
         var stream: TrackStream?
+        /// The WebSocket conversation that followed this handshake response (status 101); nil
+        /// for any other response.
+        public var conversation: WebSocketConversation?
 
         /// How the body was streamed (`12 chunks over 480 ms, finished`), for the CLI; nil when it was not.
         package var streamSummary: String? { stream?.summary }

@@ -54,6 +54,11 @@ final class DeferredSession: NetworkSession {
         session.downloadTask(with: request, completionHandler: completionHandler)
     }
 
+    func webSocketTask(with request: URLRequest) -> any WebSocketTask {
+        let task: URLSessionWebSocketTask = session.webSocketTask(with: request)
+        return task
+    }
+
     deinit {
         made.withLock { $0?.finishTasksAndInvalidate() }
     }

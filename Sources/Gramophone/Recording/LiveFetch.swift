@@ -13,6 +13,9 @@ enum LiveFetch: Sendable {
     case urlProtocol
     /// An OpenAPI `ClientTransport` call: the recording's `session`.
     case clientTransport
+    /// A WebSocket's opening handshake: the WebSocket task goes live itself, to keep the
+    /// conversation that follows (WebSocket/LiveWebSocket.swift).
+    case webSocket
     #if AsyncHTTPClient
     /// `HTTPClientSession`: the recording's `httpClient`, by the caller's deadline.
     case httpClient(deadline: NIODeadline)

@@ -25,6 +25,10 @@ struct RedactedPlaces: Sendable, Equatable {
         if case .response(let before) = original.outcome, case .response(let after) = redacted.outcome {
             places += side("response", before.headers, after.headers, before.url, after.url)
             places += body("response", before.body, after.body, headers: before.headers, streamed: before.stream != nil)
+            // A WebSocket's messages: each changed one is a place, named by its side.
+            if let sent = before.conversation?.messages, let kept = after.conversation?.messages, sent.count == kept.count {
+                places += zip(sent, kept).filter { $0.payload != $1.payload }.map { "webSocket \($0.0.direction) message" }
+            }
         }
         return places
     }

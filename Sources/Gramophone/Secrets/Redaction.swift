@@ -177,9 +177,18 @@ public struct Redaction: Sendable {
             response.body = originalBody
             redactStreamedBody(&response, request: copy.request, allowed: allowed, secrets: &secrets)
         }
+        // Payloads first: a secret a message holds is scrubbed from the rest (Redaction+WebSocket.swift).
+        if var conversation = response.conversation {
+            redactConversation(&conversation, request: copy.request, allowed: allowed, secrets: &secrets)
+            response.conversation = conversation
+        }
         let scrubber = Scrubber(secrets, sparing: written)
         response.headers = scrubber.scrub(response.headers)
         response.url = response.url.map(scrubber.scrub)
+        if var conversation = response.conversation {
+            Self.scrub(&conversation, with: scrubber)
+            response.conversation = conversation
+        }
         if !streamed { response.body = scrubber.scrub(response.body) }
         if response.body != originalBody { Self.fixContentLength(&response.headers, to: response.body) }
         for step in steps {

@@ -29,6 +29,9 @@ struct Answer: Sendable {
     /// track's, built on its first play; a live AsyncHTTPClient response's). Nil where only the
     /// outcome's `HTTPURLResponse` has it.
     var head: ResponseHead?
+    /// A WebSocket stub's conversation: a recorded one, or a script (Stubbing/WebSocketScript.swift).
+    var conversation: WebSocketConversation?
+    var webSocketScript: WebSocketScript?
 
     /// The response is a `text/event-stream`: its events are cut at empty lines.
     var isEventStream: Bool {
@@ -60,6 +63,7 @@ extension Turntable {
             // Hosts the recording leaves alone go to the real session untouched.
             guard recorder.recording.records(live.url) else {
                 deck.withLock { $0.log(live) }
+                if case .webSocket = fetch { return .liveWebSocket(records: false) }
                 return streaming ? await recorder.relay(live, through: fetch) : await recorder.send(live).answer
             }
             // Tracks were redacted when recorded; the live request is redacted the same way to match them.
@@ -74,6 +78,7 @@ extension Turntable {
             if recorder.isNew, !recorder.recording.isQuiet, Self.claimNewVinylNotice(recorder.file) {
                 recorder.recording.reportOutput(recorder.newVinylNotice)
             }
+            if case .webSocket = fetch { return .liveWebSocket(records: true) }
             let answer = streaming ? await recordStream(live, with: recorder, through: fetch) : await record(live, with: recorder)
             return recorder.explainingFailure(of: answer, for: live)
         }

@@ -16,6 +16,10 @@ extension StubRegistry {
         let byteCount = (try? answer.outcome.get().1.count) ?? 0
         // The head in each client library's form, with the stub's fields as it gives them.
         let head = (try? answer.outcome.get()).map { response, _ in answer.headers.map { ResponseHead(response, headers: $0) } ?? ResponseHead(response) }
-        return Answer(outcome: answer.outcome, source: .stub(delay: answer.condition.totalDelay(byteCount: byteCount)), stream: answer.stream, head: head)
+        var stubbed = Answer(outcome: answer.outcome, source: .stub(delay: answer.condition.totalDelay(byteCount: byteCount)), stream: answer.stream, head: head)
+        // A WebSocket stub's conversation travels with its 101, for Turntable.webSocketTask(with:).
+        stubbed.webSocketScript = response.webSocketScript
+        if case .fixed(.response(let fixed)) = response.kind { stubbed.conversation = fixed.conversation }
+        return stubbed
     }
 }

@@ -26,6 +26,8 @@ public struct StubResponse: Sendable {
     var condition: NetworkCondition = .immediate
     /// What a `URLCache` may do with the response (URLSession paths only; the default is not to store it).
     var cachePolicy: URLCache.StoragePolicy = .notAllowed
+    /// The conversation a WebSocket stub plays (Stubbing/WebSocketScript.swift).
+    var webSocketScript: WebSocketScript?
 
     init(kind: Kind) { self.kind = kind }
 

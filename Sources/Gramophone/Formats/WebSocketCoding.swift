@@ -1,0 +1,136 @@
+import Foundation
+
+/// How a WebSocket conversation is stored in a JSON vinyl, in its handshake's response:
+///
+/// ```json
+/// "webSocket": {"messages": [{"direction": "received", "offsetMs": 0, "text": "welcome"},
+///                            {"direction": "sent", "offsetMs": 12.5, "binary": "AAE="}],
+///               "end": {"closedBy": "server", "code": 4001, "reason": "room closed"},
+///               "endOffsetMs": 40}
+/// ```
+/// A message is `text` (a text frame, UTF-8) or `binary` (a binary frame, base64), with its time
+/// in milliseconds after the connection opened. `end` is `{"closedBy": "client"|"server",
+/// "code", "reason"}`, `"cancelled"`, `{"stoppedBy": "count 100"}` or `{"error": {"domain",
+/// "code", "description"}}`.
+enum WebSocketCoding {
+    static let key = "webSocket"
+
+    static func decode(_ value: JSONValue, path: DecodingPath) throws -> WebSocketConversation {
+        _ = try value.members(at: path)
+        guard let messagesValue = value["messages"], case .array(let items) = messagesValue else {
+            throw StructureError(
+                path: path, problem: "missing \"messages\" (an array)", fix: "List the messages as {\"direction\": \"sent\", \"offsetMs\": 0, \"text\": \"…\"}")
+        }
+        var messages: [WebSocketMessage] = []
+        messages.reserveCapacity(items.count)
+        var previous: TimeInterval = 0
+        for (index, item) in items.enumerated() {
+            let messagePath = path.key("messages").index(index)
+            let message = try decodeMessage(item, path: messagePath, notBefore: previous)
+            previous = message.offset
+            messages.append(message)
+        }
+        var endOffset = previous
+        if let milliseconds = value["endOffsetMs"], milliseconds != .null {
+            endOffset = try offset(milliseconds, path: path.key("endOffsetMs"), notBefore: previous)
+        }
+        return WebSocketConversation(messages: messages, end: try decodeEnd(value["end"], path: path.key("end")), endOffset: endOffset)
+    }
+
+    private static func decodeMessage(_ item: JSONValue, path: DecodingPath, notBefore previous: TimeInterval) throws -> WebSocketMessage {
+        _ = try item.members(at: path)
+        let directionText = try item.optionalString("direction", at: path)
+        guard let directionText, let direction = WebSocketMessage.Direction(rawValue: directionText) else {
+            throw StructureError(
+                path: path.key("direction"), problem: directionText.map { "\"\($0)\" is not a direction" } ?? "missing \"direction\"",
+                fix: "Say who sent the message: \"sent\" (the client) or \"received\" (from the server)")
+        }
+        let at = try offset(item["offsetMs"] ?? .number("0"), path: path.key("offsetMs"), notBefore: previous)
+        if let text = try item.optionalString("text", at: path) {
+            return WebSocketMessage(direction: direction, kind: .text, payload: Data(text.utf8), offset: at)
+        }
+        if let base64 = try item.optionalString("binary", at: path) {
+            guard let bytes = Data(base64Encoded: base64) else {
+                throw StructureError(path: path.key("binary"), problem: "not valid base64", fix: "Store a binary frame's bytes as base64")
+            }
+            return WebSocketMessage(direction: direction, kind: .binary, payload: bytes, offset: at)
+        }
+        throw StructureError(path: path, problem: "missing \"text\" or \"binary\"", fix: "Give a text frame as \"text\", a binary frame's bytes as \"binary\" (base64)")
+    }
+
+    private static func offset(_ value: JSONValue, path: DecodingPath, notBefore previous: TimeInterval) throws -> TimeInterval {
+        let milliseconds = try value.double(at: path)
+        let seconds = milliseconds / 1000
+        guard seconds >= previous, seconds <= GramophoneFormat.maximumDuration else {
+            throw StructureError(
+                path: path, problem: "\(milliseconds) ms is not after the message before (\(previous * 1000) ms)",
+                fix: "Give each message the milliseconds since the connection opened, in order")
+        }
+        return seconds
+    }
+
+    private static func decodeEnd(_ value: JSONValue?, path: DecodingPath) throws -> WebSocketConversation.End {
+        let fix = "Use {\"closedBy\": \"server\", \"code\": 1000, \"reason\": \"…\"}, \"cancelled\", {\"stoppedBy\": \"…\"} or {\"error\": {\"domain\": …, \"code\": …}}"
+        switch value {
+        case nil, .null?: return .closed(code: 1000, by: .received)
+        case .string("cancelled")?: return .cancelled
+        case .object?:
+            guard let value else { break }
+            if let reason = try value.optionalString("stoppedBy", at: path) { return .stopped(reason) }
+            if let error = value["error"] { return .failed(try GramophoneFormat.decodeFailure(error, path: path.key("error"))) }
+            if let by = try value.optionalString("closedBy", at: path) {
+                guard by == "client" || by == "server" else {
+                    throw StructureError(path: path.key("closedBy"), problem: "\"\(by)\" is not a side", fix: "Use \"client\" or \"server\"")
+                }
+                let code = try (value["code"] ?? .number("1005")).int(at: path.key("code"))
+                guard (1000...4999).contains(code) else {
+                    throw StructureError(path: path.key("code"), problem: "\(code) is not a WebSocket close code", fix: "Use a code from 1000 to 4999 (4000-4999 for an application's own)")
+                }
+                let reason = try value.optionalString("reason", at: path) ?? ""
+                return .closed(code: code, reason: Data(reason.utf8), by: by == "client" ? .sent : .received)
+            }
+            throw StructureError(path: path, problem: "an end names \"closedBy\", \"stoppedBy\" or \"error\"", fix: fix)
+        default: break
+        }
+        throw StructureError(path: path, problem: "\(value?.kindName ?? "nothing") is not a conversation's end", fix: fix)
+    }
+
+    static func encode(_ conversation: WebSocketConversation) -> JSONValue {
+        let messages: [JSONValue] = conversation.messages.map { message in
+            let payload: (String, JSONValue) =
+                message.kind == .text
+                ? ("text", .string(String(decoding: message.payload, as: UTF8.self)))
+                : ("binary", .string(message.payload.base64EncodedString()))
+            // Keys in sorted order, as every member the format writes.
+            return .object(
+                message.kind == .text
+                    ? [("direction", .string(message.direction.rawValue)), ("offsetMs", milliseconds(message.offset)), payload]
+                    : [payload, ("direction", .string(message.direction.rawValue)), ("offsetMs", milliseconds(message.offset))])
+        }
+        let end: JSONValue
+        switch conversation.end {
+        case .closed(let code, let reason, let by):
+            end = .object([
+                ("closedBy", .string(by == .sent ? "client" : "server")), ("code", .number(String(code))),
+                ("reason", .string(String(decoding: reason, as: UTF8.self))),
+            ])
+        case .cancelled: end = .string("cancelled")
+        case .stopped(let reason): end = .object([("stoppedBy", .string(reason))])
+        case .failed(let failure): end = .object([("error", GramophoneFormat.encodeFailure(failure))])
+        }
+        return .object([("end", end), ("endOffsetMs", milliseconds(conversation.endOffset)), ("messages", .array(messages))])
+    }
+
+    private static func milliseconds(_ seconds: TimeInterval) -> JSONValue {
+        .number(GramophoneFormat.formatSeconds(((seconds * 1000) * 10).rounded() / 10))
+    }
+
+    /// Formats that keep conversations; writing one elsewhere would lose it without a word.
+    static func checkStorable(_ vinyl: Vinyl, in format: VinylFormat) throws {
+        guard format == .dvr || format == .plist || format == .har, let index = vinyl.tracks.firstIndex(where: { $0.response?.conversation != nil }) else { return }
+        throw VinylError(
+            .unwritable, file: nil, place: format.place(ofTrack: index),
+            problem: "the track holds a WebSocket conversation, which the \(format) format cannot store",
+            fix: "Write the vinyl as gramophone (JSON), which keeps conversations")
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+// A WebSocket conversation is redacted message by message: each text message that is JSON goes
+// through the body steps as a JSON body of its own (the client's as a request's, the server's as
+// a response's), so `password`, `api_key` and the keys of `.jsonKeys(…)` are taken out of
+// payloads as out of bodies; then every value taken out anywhere in the track (the handshake's
+// Authorization token, say) is scrubbed from every payload, text or binary.
+extension Redaction {
+    /// Redacts `conversation`'s payloads, adding what the steps took out to `secrets`.
+    func redactConversation(_ conversation: inout WebSocketConversation, request: Track.Request, allowed: [SecretPlace], secrets: inout [String]) {
+        for index in conversation.messages.indices where conversation.messages[index].kind == .text {
+            let message = conversation.messages[index]
+            guard (try? JSONParser.parse(message.payload)) != nil else { continue }
+            conversation.messages[index].payload = redactPayload(message.payload, side: message.direction == .sent ? .request : .response, request: request, allowed: allowed, secrets: &secrets)
+        }
+    }
+
+    /// Scrubs `secrets` from every payload.
+    static func scrub(_ conversation: inout WebSocketConversation, with scrubber: Scrubber) {
+        for index in conversation.messages.indices {
+            conversation.messages[index].payload = scrubber.scrub(conversation.messages[index].payload)
+        }
+    }
+
+    private func redactPayload(_ payload: Data, side: SecretPlace.Side, request: Track.Request, allowed: [SecretPlace], secrets: inout [String]) -> Data {
+        let headers: Headers = ["Content-Type": "application/json"]
+        var body = payload
+        for step in steps {
+            switch step {
+            case .secretNames:
+                var message = Message(headers: headers, url: nil, body: body)
+                Self.redactSecretNames(&message, side: side, allowed: allowed, secrets: &secrets)
+                body = message.body
+            case .body(let filter): body = filter(body, headers, &secrets)
+            case .requestBody(let filter) where side == .request:
+                var part = request
+                part.headers = headers
+                part.body = body
+                body = filter(body, part)
+            case .responseBody(let filter) where side == .response:
+                var part = Track.Response(status: 101, headers: headers, body: body)
+                part.conversation = nil
+                body = filter(body, part, request)
+            case .headers, .url, .requestBody, .responseBody, .beforeRecordRequest, .beforeRecordResponse: break
+            }
+        }
+        return body
+    }
+
+    /// A message the code under test sent, redacted as the recorded ones were, to compare with
+    /// them on replay (the recording holds `<redacted>` where the live message has the secret).
+    func redactSent(_ message: WebSocketMessage, request: Track.Request, allowing allowed: [SecretPlace] = []) -> WebSocketMessage {
+        var track = Track(request: request, outcome: .response(.webSocket(WebSocketConversation(messages: [message]))))
+        track = redact(track, allowing: allowed)
+        return track.response?.conversation?.messages.first ?? message
+    }
+}

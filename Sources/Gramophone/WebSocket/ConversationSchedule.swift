@@ -1,0 +1,61 @@
+import Foundation
+
+/// When each server message of a recorded conversation is due on replay: causal order and pace.
+///
+/// A server message waits for as many client messages as preceded it in the recording (what the
+/// server sent after the client's Nth message waits for that message), and then for its
+/// recorded distance from the later of that client message and the server message before it,
+/// scaled by the timing (nothing at all for `.immediate`).
+struct ConversationSchedule: Sendable {
+    struct Step: Sendable {
+        /// The client messages that must have been sent before this one is delivered.
+        var gate: Int
+        /// Seconds after the later of its gate's send and the delivery before it.
+        var delay: TimeInterval
+        /// The message, or nil for the server's close frame (or the error that ended it).
+        var message: WebSocketMessage?
+    }
+
+    var steps: [Step] = []
+    /// The client messages, in order: what the code under test must send.
+    var expected: [WebSocketMessage] = []
+
+    init(_ conversation: WebSocketConversation, scale: (TimeInterval) -> TimeInterval) {
+        var sentOffset: TimeInterval = 0
+        var previousReceived: TimeInterval = 0
+        for message in conversation.messages {
+            switch message.direction {
+            case .sent:
+                expected.append(message)
+                sentOffset = message.offset
+            case .received:
+                let anchor = max(sentOffset, previousReceived)
+                steps.append(Step(gate: expected.count, delay: scale(max(0, message.offset - anchor)), message: message))
+                previousReceived = message.offset
+            }
+        }
+        // The server's close (or the break) comes after everything the client sent before it.
+        switch conversation.end {
+        case .closed(_, _, .received), .failed:
+            let anchor = max(sentOffset, previousReceived)
+            steps.append(Step(gate: expected.count, delay: scale(max(0, conversation.endOffset - anchor)), message: nil))
+        case .closed(_, _, .sent), .cancelled, .stopped:
+            break
+        }
+    }
+}
+
+extension Turntable {
+    /// How a conversation's recorded gaps become replay delays under the Turntable's timing.
+    func conversationScale(stubbed: Bool) -> @Sendable (TimeInterval) -> TimeInterval {
+        // A stub's pacing is its own, whatever the timing, as its delay is.
+        if stubbed { return { $0 } }
+        switch settings.withLock({ $0.timing }) {
+        case .immediate: return { _ in 0 }
+        case .chunkInterval(let seconds): return { _ in StreamPlan.clamped(seconds) }
+        case .recordedDuration(let speed), .chronological(let speed):
+            guard speed.isFinite, speed > 0 else { return { _ in 0 } }
+            return { StreamPlan.clamped($0 / speed) }
+        }
+    }
+}

@@ -1,0 +1,188 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A handshake that went to the real network: the connection the task forwards to, and whether
+/// the conversation is kept as a track.
+struct LiveSide: Sendable {
+    var connection: any LiveConnection
+    var records: Bool
+    var handshake: Track.Request
+    var startedAt: Date
+    var start: ContinuousClock.Instant
+    var handshakeDuration: TimeInterval
+    var limit: StreamLimit
+}
+
+/// What a live conversation has recorded so far.
+struct LiveRecording {
+    var messages: [WebSocketMessage] = []
+    var received = 0
+    var finished = false
+    /// Sends go out one after another, in the order the code made them.
+    var lastSend: Task<Void, Never>?
+    var timer: Task<Void, Never>?
+}
+
+extension TurntableWebSocketTask {
+    /// Opens `connection` and forwards everything to it from now on, recording the conversation
+    /// when `records`, until it closes, a `StreamLimit` stops it, or the caller cancels.
+    func goLive(_ connection: any LiveConnection, handshake: Track.Request, records: Bool, limit: StreamLimit) async {
+        let startedAt = Date()
+        let clock = ContinuousClock.now
+        do {
+            try await connection.open()
+        } catch {
+            // A refused handshake is not recorded, as a transport error is not.
+            end(with: error)
+            return
+        }
+        let live = LiveSide(
+            connection: connection, records: records, handshake: handshake, startedAt: startedAt, start: .now,
+            handshakeDuration: Self.seconds(ContinuousClock.now - clock), limit: limit)
+        let pending = state.withLock { state -> [@Sendable (TurntableWebSocketTask) -> Void] in
+            guard state.phase == .opening else { return [] }
+            state.phase = .open
+            state.live = live
+            state.handshake = handshake
+            state.driver = Task { await self.pump(live) }
+            if limit.seconds.isFinite, limit.seconds > 0 {
+                let seconds = min(limit.seconds, GramophoneFormat.maximumDuration)
+                state.recording.timer = Task {
+                    guard (try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))) != nil else { return }
+                    self.stop(live, reason: "\(GramophoneFormat.formatSeconds(seconds)) seconds")
+                }
+            }
+            defer { state.pending = [] }
+            return state.pending
+        }
+        // Cancelled while connecting: close the connection it no longer wants.
+        if state.withLock({ $0.live == nil }) {
+            connection.close(code: 1001, reason: nil)
+            return
+        }
+        for operation in pending { operation(self) }
+    }
+
+    /// Hands the server's messages on as they arrive, recording each.
+    private func pump(_ live: LiveSide) async {
+        while true {
+            let content: WebSocketMessage.Content?
+            do {
+                content = try await live.connection.receive()
+            } catch {
+                finishRecording(live, end: .failed(Track.Failure(error)))
+                end(with: error)
+                return
+            }
+            guard let content else {
+                let (code, reason) = live.connection.closing ?? (1005, Data())
+                finishRecording(live, end: .closed(code: code, reason: reason, by: .received))
+                end(with: POSIXError(.ENOTCONN), closeCode: code, reason: reason)
+                return
+            }
+            let message = WebSocketMessage(direction: .received, content: content, offset: Self.seconds(ContinuousClock.now - live.start))
+            let stopReason = state.withLock { state -> String? in
+                guard !state.recording.finished else { return nil }
+                state.recording.messages.append(message)
+                state.recording.received += 1
+                return Self.limitReached(live.limit, by: message, count: state.recording.received)
+            }
+            deliver(message.taskMessage)
+            if let stopReason {
+                stop(live, reason: stopReason)
+                return
+            }
+        }
+    }
+
+    /// The recording reached its `StreamLimit`: what was recorded is kept, and the connection
+    /// ends there for the caller too, closed with 1001 (going away) and the limit as the reason.
+    private func stop(_ live: LiveSide, reason: String) {
+        finishRecording(live, end: .stopped(reason))
+        let text = Data("recording stopped at its StreamLimit: \(reason)".utf8)
+        live.connection.close(code: 1001, reason: text)
+        end(with: POSIXError(.ENOTCONN), closeCode: 1001, reason: text)
+    }
+
+    /// Which limit `message`, the `count`th from the server, reaches: a sentinel (the whole text,
+    /// or a JSON message's `"type"`, as OpenAI's realtime events carry it), or the count.
+    static func limitReached(_ limit: StreamLimit, by message: WebSocketMessage, count: Int) -> String? {
+        if message.kind == .text, !limit.sentinels.isEmpty {
+            let text = String(decoding: message.payload, as: UTF8.self)
+            var type: String?
+            if let value = try? JSONParser.parse(message.payload), case .string(let found)? = value["type"] { type = found }
+            if let sentinel = limit.sentinels.first(where: { $0 == text || $0 == type }) { return "sentinel \(sentinel)" }
+        }
+        if let maximum = limit.events, count >= maximum { return "\(maximum) message\(maximum == 1 ? "" : "s")" }
+        return nil
+    }
+
+    func liveSend(_ message: WebSocketMessage, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+        guard let live = state.withLock({ $0.live }) else { return completionHandler(POSIXError(.ENOTCONN)) }
+        let content = message.content
+        state.withLock { state in
+            if !state.recording.finished {
+                var sent = message
+                sent.offset = Self.seconds(ContinuousClock.now - live.start)
+                state.recording.messages.append(sent)
+            }
+            let previous = state.recording.lastSend
+            state.recording.lastSend = Task {
+                await previous?.value
+                do {
+                    try await live.connection.send(content)
+                    completionHandler(nil)
+                } catch {
+                    completionHandler(error)
+                }
+            }
+        }
+    }
+
+    func livePing(_ live: LiveSide, pongReceiveHandler: @escaping @Sendable ((any Error)?) -> Void) {
+        Task {
+            do {
+                try await live.connection.ping()
+                pongReceiveHandler(nil)
+            } catch {
+                pongReceiveHandler(error)
+            }
+        }
+    }
+
+    func liveClose(_ live: LiveSide, code: Int, reason: Data?) {
+        finishRecording(live, end: .closed(code: code, reason: reason ?? Data(), by: .sent))
+        live.connection.close(code: code, reason: reason)
+    }
+
+    /// Keeps the conversation as a new track, once, redacted as any recorded track is.
+    private func finishRecording(_ live: LiveSide, end: WebSocketConversation.End) {
+        let messages = state.withLock { state -> [WebSocketMessage]? in
+            guard !state.recording.finished else { return nil }
+            state.recording.finished = true
+            state.recording.timer?.cancel()
+            return state.recording.messages
+        }
+        guard let messages, live.records, let recorder = turntable.recorder else { return }
+        let conversation = WebSocketConversation(messages: messages, end: end, endOffset: Self.seconds(ContinuousClock.now - live.start))
+        let original = Track(request: live.handshake, outcome: .response(.webSocket(conversation)), recordedAt: live.startedAt, duration: live.handshakeDuration)
+        turntable.keepRecordedConversation(original, with: recorder)
+    }
+
+    static func seconds(_ duration: Duration) -> TimeInterval {
+        let (seconds, attoseconds) = duration.components
+        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
+    }
+}
+
+extension Turntable {
+    /// Adds a recorded conversation as a new track, redacted, to be written with the vinyl.
+    func keepRecordedConversation(_ original: Track, with recorder: Recorder) {
+        let track = recorder.recording.redaction.redact(original, allowing: recorder.recording.allowedSecrets)
+        deck.withLock { $0.appendRecorded(track) }
+        recorder.noteRecorded(original, as: track)
+    }
+}

@@ -1,0 +1,373 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A Turntable's WebSocket task: the handshake answered as any request, then a conversation
+/// played back (a recorded one, in causal order) with what the code sends checked against it.
+///
+/// Everything it knows is in one locked state; handlers and continuations are called outside
+/// the lock. Server messages are delivered by one driver task, in order, so receives made at
+/// once (several completion handlers, say) are answered in the order they were made.
+final class TurntableWebSocketTask: WebSocketTask {
+    typealias Message = URLSessionWebSocketTask.Message
+    typealias Receiver = @Sendable (Result<Message, any Error>) -> Void
+
+    let turntable: Turntable
+    let request: URLRequest
+    let state = Locked(State())
+
+    enum Phase {
+        case suspended, opening, open, ended
+    }
+
+    struct State {
+        var phase = Phase.suspended
+        /// Sends and pings made before the connection opened, run in order once it has.
+        var pending: [@Sendable (TurntableWebSocketTask) -> Void] = []
+        /// Server messages due but not yet received.
+        var inbox: [Message] = []
+        /// Receives waiting for a message, oldest first.
+        var receivers: [Receiver] = []
+        /// What every operation gets once the inbox is empty and the connection has ended: the
+        /// close, a miss, the error it broke off with.
+        var failure: (any Error)?
+        var schedule = ConversationSchedule(WebSocketConversation(messages: []), scale: { $0 })
+        /// The handshake as sent, and the track that answered it, for miss reports.
+        var handshake: Track.Request?
+        var trackIndex: Int?
+        /// Client messages matched so far, and when each was sent.
+        var sentTimes: [ContinuousClock.Instant] = []
+        var openedAt = ContinuousClock.now
+        /// The driver, waiting until the client has sent `gate` messages.
+        var gateWaiter: (gate: Int, continuation: CheckedContinuation<ContinuousClock.Instant?, Never>)?
+        var driver: Task<Void, Never>?
+        var closeCode = 0
+        var closeReason: Data?
+        /// Set when the handshake went to the real network (TurntableWebSocketTask+Live.swift).
+        var live: LiveSide?
+        var recording = LiveRecording()
+        /// Set for a stub's scripted conversation: what it answers, and the messages sent so far.
+        var script: WebSocketScript?
+        var scriptedSends = 0
+    }
+
+    init(turntable: Turntable, request: URLRequest) {
+        self.turntable = turntable
+        self.request = request
+    }
+
+    // MARK: Opening
+
+    func resume() {
+        let starts = state.withLock { state -> Bool in
+            guard state.phase == .suspended else { return false }
+            state.phase = .opening
+            return true
+        }
+        guard starts else { return }
+        Task { await self.open() }
+    }
+
+    private func open() async {
+        let live: Track.Request
+        do {
+            live = try Track.Request(request)
+        } catch {
+            end(with: error)
+            return
+        }
+        let answer = await turntable.answer(live, through: .webSocket)
+        await turntable.waitForPlayback(of: answer)
+        let conversation: WebSocketConversation?
+        switch answer.source {
+        case .track(let index, _):
+            conversation = turntable.conversation(ofTrack: index)
+            state.withLock { $0.trackIndex = index }
+        case .stub:
+            if let script = answer.webSocketScript, case .success(let (head, _)) = answer.outcome, head.statusCode == 101 {
+                playScript(script, handshake: live)
+                return
+            }
+            conversation = answer.conversation
+        case .miss:
+            conversation = nil
+        case .network:
+            guard case .failure(let going as LiveWebSocket) = answer.outcome, let recorder = turntable.recorder else {
+                end(with: URLError(.unsupportedURL, userInfo: [NSURLErrorFailingURLErrorKey: live.url]))
+                return
+            }
+            await goLive(recorder.liveConnection(for: live), handshake: live, records: going.records, limit: recorder.recording.streamLimit)
+            return
+        }
+        let response: HTTPURLResponse
+        switch answer.outcome {
+        case .success(let (head, _)): response = head
+        case .failure(let error):
+            end(with: error)
+            return
+        }
+        guard response.statusCode == 101, let conversation else {
+            end(
+                with: URLError(
+                    .badServerResponse,
+                    userInfo: [
+                        NSLocalizedDescriptionKey:
+                            "the handshake for \(live.url.absoluteString) was answered with status \(response.statusCode) and no WebSocket conversation; a WebSocket track answers 101 and holds one",
+                        NSURLErrorFailingURLErrorKey: live.url,
+                    ]))
+            return
+        }
+        play(conversation, handshake: live, scale: turntable.conversationScale(stubbed: answer.trackIndex == nil))
+    }
+
+    /// Opens the connection on `conversation` and starts delivering the server's side of it.
+    private func play(_ conversation: WebSocketConversation, handshake: Track.Request, scale: (TimeInterval) -> TimeInterval) {
+        let schedule = ConversationSchedule(conversation, scale: scale)
+        let pending = state.withLock { state -> [@Sendable (TurntableWebSocketTask) -> Void] in
+            guard state.phase == .opening else { return [] }
+            state.phase = .open
+            state.schedule = schedule
+            state.handshake = handshake
+            state.openedAt = .now
+            state.driver = Task { await self.drive(schedule, end: conversation.end) }
+            defer { state.pending = [] }
+            return state.pending
+        }
+        for operation in pending { operation(self) }
+    }
+
+    /// Opens the connection on a stub's script: its pushes at once, its replies as messages come.
+    private func playScript(_ script: WebSocketScript, handshake: Track.Request) {
+        let pending = state.withLock { state -> [@Sendable (TurntableWebSocketTask) -> Void] in
+            guard state.phase == .opening else { return [] }
+            state.phase = .open
+            state.script = script
+            state.handshake = handshake
+            defer { state.pending = [] }
+            return state.pending
+        }
+        for push in script.pushes { deliver(WebSocketMessage(direction: .received, content: push, offset: 0).taskMessage) }
+        if let close = script.close, close.after == 0 { end(with: POSIXError(.ENOTCONN), closeCode: close.code, reason: Data(close.reason.utf8)) }
+        for operation in pending { operation(self) }
+    }
+
+    // MARK: The server's side
+
+    private func drive(_ schedule: ConversationSchedule, end: WebSocketConversation.End) async {
+        var last = state.withLock { $0.openedAt }
+        for step in schedule.steps {
+            guard let gateTime = await sends(step.gate) else { return }
+            if step.delay > 0 {
+                let due = max(gateTime, last) + .nanoseconds(Int64(step.delay * 1_000_000_000))
+                do { try await Task.sleep(until: due, clock: .continuous) } catch { return }
+            }
+            if let message = step.message {
+                deliver(message.taskMessage)
+            } else {
+                switch end {
+                case .closed(let code, let reason, _): self.end(with: POSIXError(.ENOTCONN), closeCode: code, reason: reason)
+                case .failed(let failure): self.end(with: failure.makeError(for: request.url))
+                case .cancelled, .stopped: break
+                }
+                return
+            }
+            last = .now
+        }
+    }
+
+    /// Waits until the client has sent `gate` messages; the time the last of them was sent (the
+    /// opening for none), or nil once the connection has ended.
+    private func sends(_ gate: Int) async -> ContinuousClock.Instant? {
+        await withCheckedContinuation { continuation in
+            let ready = state.withLock { state -> ContinuousClock.Instant?? in
+                if state.phase == .ended { return .some(nil) }
+                if state.sentTimes.count >= gate { return gate == 0 ? state.openedAt : state.sentTimes[gate - 1] }
+                state.gateWaiter = (gate, continuation)
+                return nil
+            }
+            if let ready { continuation.resume(returning: ready) }
+        }
+    }
+
+    func deliver(_ message: Message) {
+        let receiver = state.withLock { state -> Receiver? in
+            guard state.phase == .open else { return nil }
+            if state.receivers.isEmpty {
+                state.inbox.append(message)
+                return nil
+            }
+            return state.receivers.removeFirst()
+        }
+        receiver?(.success(message))
+    }
+
+    /// Ends the connection: every waiting receive, and every operation after, gets `error`.
+    func end(with error: any Error, closeCode: Int? = nil, reason: Data? = nil) {
+        let (receivers, waiter, driver, pending) = state.withLock {
+            state -> ([Receiver], CheckedContinuation<ContinuousClock.Instant?, Never>?, Task<Void, Never>?, [@Sendable (TurntableWebSocketTask) -> Void]) in
+            guard state.phase != .ended else { return ([], nil, nil, []) }
+            state.phase = .ended
+            state.failure = error
+            if let closeCode {
+                state.closeCode = closeCode
+                state.closeReason = reason.flatMap { $0.isEmpty ? nil : $0 }
+            }
+            defer {
+                state.receivers = []
+                state.gateWaiter = nil
+                state.pending = []
+            }
+            return (state.receivers, state.gateWaiter?.continuation, state.driver, state.pending)
+        }
+        waiter?.resume(returning: nil)
+        // The driver may be the caller (a server close): cancelling it then changes nothing.
+        driver?.cancel()
+        for receiver in receivers { receiver(.failure(error)) }
+        for operation in pending { operation(self) }
+    }
+
+    // MARK: WebSocketTask
+
+    func send(_ message: Message, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
+        enum Outcome {
+            case later, live
+            case scripted([WebSocketMessage.Content], (Int, Data)?)
+            case failed(any Error)
+            case miss(ConversationMiss, Track.Request, [String])
+            case matched(CheckedContinuation<ContinuousClock.Instant?, Never>?, ContinuousClock.Instant)
+        }
+        let sent = WebSocketMessage(message)
+        let outcome = state.withLock { state -> Outcome in
+            switch state.phase {
+            case .suspended, .opening:
+                state.pending.append { $0.send(message, completionHandler: completionHandler) }
+                return .later
+            case .ended:
+                return .failed(state.failure ?? POSIXError(.ENOTCONN))
+            case .open where state.live != nil:
+                return .live
+            case .open where state.script != nil:
+                state.scriptedSends += 1
+                let replies = state.script?.replies(to: sent) ?? []
+                let close = state.script?.close.flatMap { $0.after == state.scriptedSends ? ($0.code, Data($0.reason.utf8)) : nil }
+                return .scripted(replies, close)
+            case .open:
+                let position = state.sentTimes.count
+                let expected = state.schedule.expected
+                let recorded = position < expected.count ? expected[position] : nil
+                var differences = recorded.map { MessageComparison.differences(sent: sent, recorded: $0) } ?? []
+                // Recorded payloads were redacted: a secret the code sends is redacted the same way
+                // to match them, as a live request is (only after a mismatch: hits never pay for it).
+                if let recorded, !differences.isEmpty, let handshake = state.handshake {
+                    let redacted = turntable.replayRedaction.redaction.redactSent(sent, request: handshake, allowing: turntable.replayRedaction.allowed)
+                    if redacted != sent { differences = MessageComparison.differences(sent: redacted, recorded: recorded) }
+                }
+                guard recorded != nil, differences.isEmpty else {
+                    let miss = ConversationMiss(trackIndex: state.trackIndex, position: position + 1, sent: sent, recorded: recorded, recordedCount: expected.count)
+                    return .miss(miss, state.handshake ?? Track.Request(url: request.url ?? URL(fileURLWithPath: "/")), differences)
+                }
+                let now = ContinuousClock.now
+                state.sentTimes.append(now)
+                guard let waiter = state.gateWaiter, waiter.gate <= state.sentTimes.count else { return .matched(nil, now) }
+                state.gateWaiter = nil
+                return .matched(waiter.continuation, now)
+            }
+        }
+        switch outcome {
+        case .later: return
+        case .live: liveSend(sent, completionHandler: completionHandler)
+        case .scripted(let replies, let close):
+            completionHandler(nil)
+            for reply in replies { deliver(WebSocketMessage(direction: .received, content: reply, offset: 0).taskMessage) }
+            if let (code, reason) = close { end(with: POSIXError(.ENOTCONN), closeCode: code, reason: reason) }
+        case .failed(let error): completionHandler(error)
+        case .matched(let waiter, let time):
+            waiter?.resume(returning: time)
+            completionHandler(nil)
+        case .miss(let miss, let handshake, let differences):
+            let error = turntable.conversationMissed(miss, handshake: handshake, differences: differences)
+            end(with: error)
+            completionHandler(error)
+        }
+    }
+
+    nonisolated(nonsending) func send(_ message: Message) async throws {
+        let error: (any Error)? = await withCheckedContinuation { continuation in
+            send(message) { continuation.resume(returning: $0) }
+        }
+        if let error { throw error }
+    }
+
+    func receive(completionHandler: @escaping Receiver) {
+        let outcome = state.withLock { state -> Result<Message, any Error>? in
+            if !state.inbox.isEmpty { return .success(state.inbox.removeFirst()) }
+            if state.phase == .ended { return .failure(state.failure ?? POSIXError(.ENOTCONN)) }
+            state.receivers.append(completionHandler)
+            return nil
+        }
+        if let outcome { completionHandler(outcome) }
+    }
+
+    nonisolated(nonsending) func receive() async throws -> Message {
+        try await withCheckedThrowingContinuation { continuation in
+            receive { continuation.resume(with: $0) }
+        }
+    }
+
+    func sendPing(pongReceiveHandler: @escaping @Sendable ((any Error)?) -> Void) {
+        let outcome = state.withLock { state -> (any Error)?? in
+            switch state.phase {
+            case .suspended, .opening:
+                state.pending.append { $0.sendPing(pongReceiveHandler: pongReceiveHandler) }
+                return nil
+            case .open where state.live != nil: return nil
+            case .open: return .some(nil)
+            case .ended: return .some(state.failure ?? POSIXError(.ENOTCONN))
+            }
+        }
+        if let outcome {
+            pongReceiveHandler(outcome)
+        } else if let live = state.withLock({ $0.phase == .open ? $0.live : nil }) {
+            livePing(live, pongReceiveHandler: pongReceiveHandler)
+        }
+    }
+
+    func cancel(with closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?) {
+        cancel(withCloseCodeValue: closeCode.rawValue, reason: reason)
+    }
+
+    func cancel(withCloseCodeValue code: Int, reason: Data?) {
+        // A live connection is closed for real, and its recording ends with the client's close.
+        if let live = state.withLock({ $0.phase == .open ? $0.live : nil }) { liveClose(live, code: code, reason: reason) }
+        end(with: POSIXError(.ENOTCONN), closeCode: code, reason: reason)
+    }
+
+    var closeCode: URLSessionWebSocketTask.CloseCode {
+        URLSessionWebSocketTask.CloseCode(rawValue: closeCodeValue) ?? .invalid
+    }
+
+    var closeCodeValue: Int { state.withLock { $0.closeCode } }
+
+    var closeReason: Data? { state.withLock { $0.closeReason } }
+}
+
+extension WebSocketMessage {
+    /// The message as `URLSessionWebSocketTask` delivers it.
+    var taskMessage: URLSessionWebSocketTask.Message {
+        switch kind {
+        case .text: return .string(String(decoding: payload, as: UTF8.self))
+        case .binary: return .data(payload)
+        }
+    }
+
+    /// A message the client sends, as the recording has it.
+    init(_ message: URLSessionWebSocketTask.Message, direction: Direction = .sent, offset: TimeInterval = 0) {
+        switch message {
+        case .string(let text): self.init(direction: direction, kind: .text, payload: Data(text.utf8), offset: offset)
+        case .data(let data): self.init(direction: direction, kind: .binary, payload: data, offset: offset)
+        @unknown default: self.init(direction: direction, kind: .binary, payload: Data(), offset: offset)
+        }
+    }
+}
