@@ -92,7 +92,7 @@ public final class Turntable: NetworkSession, Sendable {
     /// kind `.notFound`): it answers its stubs, and every other request misses, the miss
     /// report leading with `error` and `advice`. The test helpers give it to a test whose vinyl
     /// is missing, so only a test that asks its vinyl for a track fails for the missing file.
-    package convenience init(missingVinyl error: VinylError, named name: String, matching: MatchingStrategy, advice: String) {
+    package convenience init(missingVinyl error: VinylError, named name: String, matching: MatchingStrategy?, advice: String) {
         self.init(vinyl: Vinyl(name: name), matching: matching, file: error.file.map { URL(fileURLWithPath: $0) }, recorder: nil)
         deck.withLock { $0.missingVinyl = "the vinyl file is missing: \(error.description). " + advice }
     }
