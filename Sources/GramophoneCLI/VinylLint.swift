@@ -92,8 +92,8 @@ enum VinylLint {
                 Problem(
                     place: place + ".headers",
                     message: "Content-Encoding says \(coding) but the body is stored decoded (not \(coding) data); remove the Content-Encoding header, as the recorder does"))
-        }
-        if let encoding = otherCompression(headers), !body.isEmpty, looksLikePlainText(body) {
+        } else if let encoding = otherCompression(headers), !body.isEmpty, looksLikePlainText(body) {
+            // A coding the recorder's rule does not know by its bytes (compress): plain text is the tell.
             problems.append(
                 Problem(place: place + ".headers", message: "Content-Encoding says \(encoding) but the body is plain text (already decoded); remove the Content-Encoding header"))
         }

@@ -26,7 +26,7 @@ import Testing
         let file = try CLITests.write(json, to: "catty.json", in: folder)
         let result = try await CLITests.run("lint", file)
         #expect(result.status == 1)
-        #expect(result.stdout.contains("interactions[0].response.headers: Content-Encoding says \(encoding) but the body is plain text"), "\(result.stdout)")
+        #expect(result.stdout.contains("interactions[0].response.headers: Content-Encoding says \(encoding) but the body is stored decoded"), "\(result.stdout)")
     }
 
     @Test func lintNamesTheInteractionWhoseBodyCouldNotBeDecoded() async throws {
