@@ -165,12 +165,14 @@ extension NetworkSession {
         return (ResponseBytes(ChunkSource(chunks: [body])), response)
     }
 
+    /// `data(for:)` with `bodyData` as the request's body: the default for a session of one's own.
     public nonisolated(nonsending) func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
         var request = request
         request.httpBody = bodyData
         return try await data(for: request)
     }
 
+    /// `upload(for:from:)` with the contents of `fileURL`; `URLError(.fileDoesNotExist)` when it cannot be read.
     public nonisolated(nonsending) func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
         let body: Data
         do {
@@ -181,6 +183,7 @@ extension NetworkSession {
         return try await upload(for: request, from: body)
     }
 
+    /// `data(for:)` written to a temporary file, whose URL is returned; the caller removes it.
     public nonisolated(nonsending) func download(for request: URLRequest) async throws -> (URL, URLResponse) {
         let (body, response) = try await data(for: request)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gramophone-download-\(UUID().uuidString).tmp")
@@ -192,6 +195,7 @@ extension NetworkSession {
         return (file, response)
     }
 
+    /// `download(for:)` with a `GET` request for `url`.
     public nonisolated(nonsending) func download(from url: URL) async throws -> (URL, URLResponse) {
         try await download(for: URLRequest(url: url))
     }
