@@ -68,7 +68,16 @@ let package = Package(
         .target(name: "AppleSDKStandIn", path: "Tests/AppleOverloads/AppleSDKStandIn"),
         .target(name: "AppleOverloadsSessionApp", dependencies: ["GramophoneSession", "AppleSDKStandIn"], path: "Tests/AppleOverloads/SessionApp"),
         .target(name: "AppleOverloadsGramophoneApp", dependencies: ["Gramophone", "AppleSDKStandIn"], path: "Tests/AppleOverloads/GramophoneApp"),
-        .target(name: "AppleOverloadsSessionBesideSDK", dependencies: ["AppleSDKStandIn"], path: "Tests/AppleOverloads/SessionBesideSDK"),
+        .target(
+            name: "AppleOverloadsSessionBesideSDK",
+            dependencies: [
+                "AppleSDKStandIn",
+                // As GramophoneSession's: the same files, compiled with the same traits.
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+            ],
+            path: "Tests/AppleOverloads/SessionBesideSDK"
+        ),
         // What both test targets need (the local httpbin, temporary folders); not a product.
         .target(name: "GramophoneTestSupport", path: "Tests/GramophoneTestSupport"),
         .testTarget(
