@@ -26,6 +26,9 @@ let package = Package(
     traits: [
         .trait(name: "AsyncHTTPClient", description: "HTTPClientSession: AsyncHTTPClient's HTTPClient and the Turntable replay, record and stub the same vinyls."),
         .trait(name: "OpenAPI", description: "The Turntable as an OpenAPI ClientTransport, so a generated Client runs on it."),
+        .trait(
+            name: "WebSocket",
+            description: "Recording WebSocket conversations where URLSession cannot open them (Linux), through swift-websocket's WSClient."),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -35,6 +38,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // Tests only: the URLSession transport, to replay one vinyl through both OpenAPI transports.
         .package(url: "https://github.com/apple/swift-openapi-urlsession", from: "1.4.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         .target(
@@ -49,10 +54,13 @@ let package = Package(
             dependencies: [
                 "GramophoneSession",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient", "WebSocket"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
-                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI"])),
+                .product(name: "HTTPTypes", package: "swift-http-types", condition: .when(traits: ["OpenAPI", "WebSocket"])),
+                .product(name: "WSClient", package: "swift-websocket", condition: .when(traits: ["WebSocket"])),
+                .product(name: "Logging", package: "swift-log", condition: .when(traits: ["WebSocket"])),
+                .product(name: "NIOWebSocket", package: "swift-nio", condition: .when(traits: ["WebSocket"])),
             ]
         ),
         .executableTarget(name: "GramophoneCLI", dependencies: ["Gramophone"]),
@@ -85,7 +93,7 @@ let package = Package(
             dependencies: [
                 "Gramophone", "GramophoneWriterProbe", "GramophoneLaunchProbe", "GramophoneTestSupport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClient"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient", "WebSocket"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime", condition: .when(traits: ["OpenAPI"])),
                 .product(name: "OpenAPIURLSession", package: "swift-openapi-urlsession", condition: .when(traits: ["OpenAPI"])),
