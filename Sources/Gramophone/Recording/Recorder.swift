@@ -17,6 +17,11 @@ final class Recorder: Sendable {
         var redacted = RedactedPlaces()
         /// Headers rewritten to describe the stored body (see `Recording.keepsContentEncoding`).
         var rewritten = RedactedPlaces()
+        /// WebSocket conversations being recorded, by task: each stops its recording when
+        /// called (an eject while they are open), keeping what it has.
+        var openConversations: [ObjectIdentifier: @Sendable () -> Void] = [:]
+        /// Conversations an eject stopped since the last report.
+        var stoppedAtEject = 0
     }
 
     /// What the saves of this recorder know of the file, kept between saves.
@@ -160,6 +165,16 @@ final class Recorder: Sendable {
         }
     }
 
+    /// Stops recording the WebSocket conversations still open, so the eject about to write
+    /// keeps them as recorded so far; their connections stay open, no longer recorded.
+    func stopOpenConversations() {
+        let stops = ledger.withLock { ledger in
+            defer { ledger.openConversations = [:] }
+            return Array(ledger.openConversations.values)
+        }
+        for stop in stops { stop() }
+    }
+
     /// Forgets the tracks recorded and not yet written; returns how many.
     func discardUnwritten() -> Int {
         ledger.withLock { ledger in
@@ -188,12 +203,13 @@ final class Recorder: Sendable {
                 ledger.withLock { $0.unwritten = mine + $0.unwritten }
                 throw error
             }
-            let (redacted, rewritten) = ledger.withLock { ledger in
-                defer { (ledger.unreported, ledger.redacted, ledger.rewritten) = (0, RedactedPlaces(), RedactedPlaces()) }
-                return (ledger.redacted, ledger.rewritten)
+            let (redacted, rewritten, stoppedAtEject) = ledger.withLock { ledger in
+                defer { (ledger.unreported, ledger.redacted, ledger.rewritten, ledger.stoppedAtEject) = (0, RedactedPlaces(), RedactedPlaces(), 0) }
+                return (ledger.redacted, ledger.rewritten, ledger.stoppedAtEject)
             }
             var report = RecordingReport(file: file, tracksAdded: saved.added, trackCount: saved.trackCount, redacted: redacted.counted)
             report.rewritten = rewritten.counted
+            report.conversationsStoppedAtEject = stoppedAtEject
             report.mergedCount = saved.merged
             report.alreadyRecorded = saved.alreadyRecorded
             report.replacedCount = saved.replaced

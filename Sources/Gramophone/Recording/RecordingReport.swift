@@ -63,6 +63,10 @@ public struct RecordingReport: Sendable, Equatable, CustomStringConvertible {
     public var convertedFrom: VinylFormat?
     /// Where the converted file's original was copied, byte for byte: `NAME.json.dvr-original`.
     public var original: URL?
+    /// WebSocket conversations still open when the Turntable was ejected: each was written as
+    /// recorded so far, its end `stopped` ("the Turntable was ejected"), and its connection
+    /// left open, no longer recorded. Close the socket before `eject()` to record the close.
+    public var conversationsStoppedAtEject = 0
 
     /// The report as printed: the file, the tracks (and what the merge did), the format when
     /// it is not Gramophone's, then what was redacted (or that nothing was).
@@ -79,6 +83,12 @@ public struct RecordingReport: Sendable, Equatable, CustomStringConvertible {
             if let original { text += " (the original is kept at \(original.path))" }
         } else if format != .gramophone {
             text += "; kept as \(format.article)"
+        }
+        if conversationsStoppedAtEject > 0 {
+            let count = conversationsStoppedAtEject
+            text +=
+                "; \(count) WebSocket conversation\(count == 1 ? " was" : "s were") still open at eject and written as recorded so far"
+                + " (close the socket before eject() to record its close)"
         }
         text += redacted.isEmpty ? "; nothing redacted" : "\n  redacted: " + redacted.map(\.description).joined(separator: ", ")
         if !rewritten.isEmpty {

@@ -34,6 +34,8 @@ extension Turntable {
         #if AsyncHTTPClient
         defer { recorder.httpClient.shutDown() }
         #endif
+        // A conversation still open would otherwise be written only if it ended before release.
+        recorder.stopOpenConversations()
         return try recorder.writeIfPending()
     }
 

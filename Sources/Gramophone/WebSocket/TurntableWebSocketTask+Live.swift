@@ -63,6 +63,15 @@ extension TurntableWebSocketTask {
             connection.close(code: 1001, reason: nil)
             return
         }
+        if records, let recorder = turntable.recorder {
+            recorder.ledger.withLock { ledger in
+                ledger.openConversations[ObjectIdentifier(self)] = { [weak self, weak recorder] in
+                    // Not counted when it ended on its own meanwhile.
+                    guard self?.finishRecording(live, end: .stopped(Self.ejectedWhileOpen)) == true else { return }
+                    recorder?.ledger.withLock { $0.stoppedAtEject += 1 }
+                }
+            }
+        }
         for operation in pending { operation(self) }
     }
 
@@ -158,18 +167,26 @@ extension TurntableWebSocketTask {
         live.connection.close(code: code, reason: reason)
     }
 
-    /// Keeps the conversation as a new track, once, redacted as any recorded track is.
-    private func finishRecording(_ live: LiveSide, end: WebSocketConversation.End) {
+    /// How a conversation still open at `eject()` ends in its recording.
+    static let ejectedWhileOpen = "the Turntable was ejected while the conversation was open"
+
+    /// Keeps the conversation as a new track, once, redacted as any recorded track is; false
+    /// when it had already been kept.
+    @discardableResult
+    private func finishRecording(_ live: LiveSide, end: WebSocketConversation.End) -> Bool {
         let messages = state.withLock { state -> [WebSocketMessage]? in
             guard !state.recording.finished else { return nil }
             state.recording.finished = true
             state.recording.timer?.cancel()
             return state.recording.messages
         }
-        guard let messages, live.records, let recorder = turntable.recorder else { return }
+        guard let messages else { return false }
+        guard live.records, let recorder = turntable.recorder else { return true }
+        _ = recorder.ledger.withLock { $0.openConversations.removeValue(forKey: ObjectIdentifier(self)) }
         let conversation = WebSocketConversation(messages: messages, end: end, endOffset: Self.seconds(ContinuousClock.now - live.start))
         let original = Track(request: live.handshake, outcome: .response(.webSocket(conversation)), recordedAt: live.startedAt, duration: live.handshakeDuration)
         turntable.keepRecordedConversation(original, with: recorder)
+        return true
     }
 
     static func seconds(_ duration: Duration) -> TimeInterval {

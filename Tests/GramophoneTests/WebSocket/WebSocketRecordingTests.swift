@@ -188,6 +188,32 @@ struct WebSocketRecordingTests {
         #expect(try #require(track.response?.conversation).end == .stopped("2 messages"))
     }
 
+    @Test func aConversationStillOpenAtEjectIsWrittenAsFarAsItGotAndSaysSo() async throws {
+        let folder = try makeTemporaryFolder(prefix: "websocket-recording")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try WebSocketServer.url("/echo")
+        var recording = Recording(mode: .once, environment: RecordingFixtures.localEnvironment)
+        recording.isQuiet = true
+        let recorder = try Turntable(vinylNamed: "open", from: .folder(folder), recording: recording)
+        let socket = recorder.webSocketTask(with: url)
+        socket.resume()
+        try await socket.send(.string("before"))
+        #expect(Self.show(try await socket.receive()) == "before")
+
+        let report = try #require(try recorder.eject())
+        #expect(report.conversationsStoppedAtEject == 1)
+        #expect(report.description.contains("1 WebSocket conversation was still open at eject and written as recorded so far"), "\(report)")
+        // The connection stays open for the code under test, no longer recorded.
+        try await socket.send(.string("after"))
+        #expect(Self.show(try await socket.receive()) == "after")
+        socket.cancel(with: .normalClosure, reason: nil)
+
+        let player = try Turntable(vinylNamed: "open", from: .folder(folder))
+        let conversation = try #require(player.vinyl.tracks.first?.response?.conversation)
+        #expect(conversation.messages.map { String(decoding: $0.payload, as: UTF8.self) } == ["before", "before"])
+        #expect(conversation.end == .stopped("the Turntable was ejected while the conversation was open"))
+    }
+
     @Test func aWrongMessageOnReplayGetsTheMissReport() async throws {
         let (_, _, track) = try await Self.recordThenReplay("/echo") { socket in
             socket.resume()
