@@ -10,8 +10,10 @@ struct TrackIndex: Sendable {
     private let keyed: [Matcher]
     let unkeyed: [Matcher]
     private var buckets: [String: Bucket]
-    /// Tracks by the same key with each body as its bytes: a body byte-identical to a recorded
-    /// one matches whatever each side's `Content-Type` makes of it. Empty unless bodies are keyed.
+    /// Tracks by the same key with each body as a digest of its bytes: a body byte-identical to a
+    /// recorded one matches whatever each side's `Content-Type` makes of it. The digest keeps the
+    /// index from holding a second copy of every body; candidates compare the bytes themselves.
+    /// Empty unless bodies are keyed.
     private var byteBuckets: [String: [Int]] = [:]
     private let keysBodies: Bool
     /// Ranks tracks for miss reports.
@@ -60,14 +62,16 @@ struct TrackIndex: Sendable {
         }
     }
 
-    /// `key` with each body component the body's bytes.
+    /// `key` with each body component a digest of the body's bytes (their count and hash).
     private static func byteKey(_ request: Track.Request, _ parts: RequestParts, _ matchers: [Matcher]) -> String {
         var key = ""
         for (position, matcher) in matchers.enumerated() {
             if position > 0 { key += "\u{1F}" }
             // An empty body is no body: a GET's GraphQL lives in its query, which the key keeps.
             if matcher.readsBody, !request.body.isEmpty {
-                key += "r" + request.body.base64EncodedString()
+                var hasher = Hasher()
+                hasher.combine(request.body)
+                key += "r\(request.body.count):\(hasher.finalize())"
             } else {
                 matcher.appendKeyComponent(request, parts, to: &key)
             }
@@ -93,6 +97,8 @@ struct TrackIndex: Sendable {
         guard keysBodies, let candidates = byteBuckets[Self.byteKey(live, liveParts, keyed)] else { return nil }
         return candidates.first { candidate in
             played?[candidate] != true
+                // Equal digests of unequal bodies are told apart here.
+                && (live.body.isEmpty || tracks[candidate].request.body == live.body)
                 && unkeyed.allSatisfy { $0.matches(live: live, liveParts: liveParts, recorded: tracks[candidate].request, recordedParts: parts[candidate]) }
         }
     }
