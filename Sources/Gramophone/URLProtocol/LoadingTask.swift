@@ -29,8 +29,12 @@ struct LoadingTask {
     var receivesPieces = true
     /// A download task: Linux Foundation cannot finish one loaded by a URLProtocol.
     var isDownload = false
+    /// A WebSocket's opening handshake (a `URLSessionWebSocketTask`, or a request asking to
+    /// upgrade): a URLProtocol sees at most the handshake, never the messages.
+    var isWebSocket = false
 
     init(_ task: URLSessionTask?, request: URLRequest) {
+        isWebSocket = Self.opensWebSocket(task, request)
         guard let task else { return }
         isDownload = task is URLSessionDownloadTask
         let requestHasNoBody = request.httpBody == nil && request.httpBodyStream == nil
@@ -107,6 +111,14 @@ struct LoadingTask {
                 ]) { $1 })
         }
         #endif
+        if isWebSocket {
+            return URLError(
+                .unsupportedURL,
+                userInfo: url.merging([
+                    NSLocalizedDescriptionKey:
+                        "Gramophone cannot answer a WebSocket through a URLSession (makeURLSession(), HTTPStubber): a URLProtocol sees at most the opening handshake, never the messages. Open the socket through the injected NetworkSession, whose webSocketTask(with:) a Turntable answers with the recorded conversation (Gramophone.docc/WebSockets.md)"
+                ]) { $1 })
+        }
         if isBodyUnreadable, recording {
             return URLError(
                 .cannotDecodeRawData,
@@ -116,6 +128,14 @@ struct LoadingTask {
                 ]) { $1 })
         }
         return nil
+    }
+
+    /// Whether `task` opens a WebSocket: by its kind, or (Apple platforms send the handshake as
+    /// an `http(s)` request) by the request's scheme or `Upgrade: websocket`.
+    static func opensWebSocket(_ task: URLSessionTask?, _ request: URLRequest) -> Bool {
+        if task is URLSessionWebSocketTask { return true }
+        if let scheme = request.url?.scheme?.lowercased(), scheme == "ws" || scheme == "wss" { return true }
+        return request.value(forHTTPHeaderField: "Upgrade")?.lowercased().contains("websocket") == true
     }
 
     /// A session's cookie storage, to keep the cookies of live responses in.

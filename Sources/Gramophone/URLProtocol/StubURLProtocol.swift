@@ -22,12 +22,14 @@ final class StubURLProtocol: URLProtocol, LoadingURLProtocol {
 
     override func startLoading() {
         let request = self.request
+        // A WebSocket's messages never reach a URLProtocol, and Linux Foundation cannot finish a
+        // download one loads (LoadingTask.refusal): both fail saying so.
         #if canImport(FoundationNetworking)
-        // Linux Foundation cannot finish a download a URLProtocol loads (LoadingTask.refusal).
-        let refusal = self.task is URLSessionDownloadTask ? LoadingTask(self.task, request: request).refusal(for: request, recording: false) : nil
+        let refused = self.task is URLSessionDownloadTask || LoadingTask.opensWebSocket(self.task, request)
         #else
-        let refusal: URLError? = nil
+        let refused = LoadingTask.opensWebSocket(self.task, request)
         #endif
+        let refusal = refused ? LoadingTask(self.task, request: request).refusal(for: request, recording: false) : nil
         let started = ProtocolLoad(self) { calls in
             if let refusal { return await URLProtocolDelivery.deliver(.failure(refusal), to: calls, chunks: []) }
             var answer: StubAnswer

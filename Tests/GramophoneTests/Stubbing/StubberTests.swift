@@ -49,6 +49,24 @@ struct StubberTests {
         #expect(String(decoding: data, as: UTF8.self) == "user 5")
     }
 
+    @Test func aWebSocketStubbedForTheSharedSessionFailsSayingWhereItCanBeAnswered() async throws {
+        defer { cleanUp() }
+        try #require(stubber.interceptsSharedSession)
+        stubber.stubs.add(Stub().matching(.host("chat.stubbed.test")).responding(with: .webSocket(WebSocketScript().replying(with: .echo))))
+        #if canImport(FoundationNetworking)
+        // Linux Foundation refuses a WebSocket task before any URLProtocol: the handshake as
+        // Apple's task sends it (https, `Upgrade: websocket`) is what reaches the stubber.
+        var handshake = URLRequest(url: try url("https://chat.stubbed.test/socket"))
+        handshake.setValue("websocket", forHTTPHeaderField: "Upgrade")
+        let error = await #expect(throws: URLError.self) { _ = try await URLSession.shared.data(for: handshake) }
+        #else
+        let socket = URLSession.shared.webSocketTask(with: try url("wss://chat.stubbed.test/socket"))
+        socket.resume()
+        let error = await #expect(throws: (any Error).self) { _ = try await socket.receive() }
+        #endif
+        #expect(String(describing: error).contains("a URLProtocol sees at most the opening handshake"), "\(String(describing: error))")
+    }
+
     @Test func postBodiesAreMatchedThroughTheSharedSession() async throws {
         defer { cleanUp() }
         try #require(stubber.interceptsSharedSession)
