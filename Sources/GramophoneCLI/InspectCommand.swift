@@ -15,8 +15,8 @@ enum InspectCommand: Command {
         webSocket.messages (and as `gramophone scan` names them): direction, kind, size, time
         after the connection opened, and a preview (a text's first 60 characters, a binary
         frame's first 16 bytes in hex), then how the conversation ended:
-                [0]  received  text    7 B   0 ms  welcome
-                [1]  sent      text   20 B  12.5 ms  {"id":1,"op":"join"}
+                [0]  received  text   7 B     0 ms  welcome
+                [1]  sent      text  20 B  12.5 ms  {"id":1,"op":"join"}
                 end: closed by the server with 4001 (room closed) at 50 ms
         FILE may be in any format Gramophone reads (Gramophone JSON or plist, DVR, HAR, VCR),
         or a folder: a folder of Mocktail .tail files is listed as Mocktail stubs, any other

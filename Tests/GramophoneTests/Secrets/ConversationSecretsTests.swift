@@ -80,4 +80,15 @@ import Testing
         #expect(payloads == [#"{"type":"auth","token":"\#(Self.token)"}"#, "demo key: \(Self.token)"], "allowed payloads are written as sent")
         #expect(written.likelySecrets().count == 2, "scan, which allows nothing, still reports them")
     }
+
+    @Test func theRecordingReportNamesRedactedPayloadsAsScanDoes() throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let turntable = try Turntable(vinylNamed: "chat", from: .folder(folder), recording: Recording(mode: .once, environment: [:]))
+        let track = Self.chat(sent: #"{"type":"auth","api_key":"k-123456789"}"#, received: [.text(#"{"session":{"password":"hunter2-correct"}}"#), .text("ok")])
+        turntable.keepRecordedConversation(track, with: try #require(turntable.recorder))
+        let report = try #require(try turntable.eject())
+        // The place without the message's number, counted: the spelling of `gramophone scan`.
+        #expect(report.redacted.map(\.description) == [#"response.webSocket.messages (sent) JSON "api_key" ×1"#, #"response.webSocket.messages (received) JSON "session.password" ×1"#])
+    }
 }
