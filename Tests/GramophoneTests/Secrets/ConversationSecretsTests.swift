@@ -91,4 +91,13 @@ import Testing
         // The place without the message's number, counted: the spelling of `gramophone scan`.
         #expect(report.redacted.map(\.description) == [#"response.webSocket.messages (sent) JSON "api_key" ×1"#, #"response.webSocket.messages (received) JSON "session.password" ×1"#])
     }
+
+    @Test func theFilterARefusalSuggestsForAPayloadKeyTakesItOut() throws {
+        let vinyl = Vinyl(name: "chat", tracks: [Self.chat(sent: #"{"op":"join","token":"\#(Self.token)"}"#, received: [.text("ok")])])
+        let error = try #require(throws: VinylError.self) { try vinyl.redactedForWriting(by: .none) }
+        #expect(error.place == #"tracks[0].response.webSocket.messages[0] (sent) JSON "token""#)
+        #expect(error.description.contains(#"the redaction filter .jsonKeys(replacing: ["token": Redaction.placeholder])"#), "\(error)")
+        let fixed = try vinyl.redactedForWriting(by: .none + .jsonKeys(replacing: ["token": Redaction.placeholder]))
+        #expect(fixed.tracks[0].response?.conversation?.messages[0].payload == Data(#"{"op":"join","token":"<redacted>"}"#.utf8))
+    }
 }
