@@ -1,14 +1,23 @@
 import Foundation
 import Gramophone
 
-/// `gramophone inspect FILE… [--json]`: what a vinyl holds.
+/// `gramophone inspect FILE… [--json] [--messages]`: what a vinyl holds.
 enum InspectCommand: Command {
     static let name = "inspect"
     static let summary = "List the tracks of vinyl files"
     static let usage = """
-        USAGE: gramophone inspect FILE... [--json]
+        USAGE: gramophone inspect FILE... [--json] [--messages]
 
         Lists each track: method, URL, status (or error), and the response body's size and kind.
+        A WebSocket track says what its conversation was in its kind column:
+            websocket: 12 messages (5 sent, 7 received) over 480 ms, closed by the server with 1000
+        and with --messages lists every message under it, numbered as the file's
+        webSocket.messages (and as `gramophone scan` names them): direction, kind, size, time
+        after the connection opened, and a preview (a text's first 60 characters, a binary
+        frame's first 16 bytes in hex), then how the conversation ended:
+                [0]  received  text   7 B     0 ms  welcome
+                [1]  sent      text  20 B  12.5 ms  {"id":1,"op":"join"}
+                end: closed by the server with 4001 (room closed) at 50 ms
         FILE may be in any format Gramophone reads (Gramophone JSON or plist, DVR, HAR, VCR),
         or a folder: a folder of Mocktail .tail files is listed as Mocktail stubs, any other
         folder by the vinyl files in it and its subfolders (.json, .plist, .har, .yml, .yaml).
@@ -16,11 +25,17 @@ enum InspectCommand: Command {
         OPTIONS:
           --json      Print one JSON object per file for scripts:
                       {"name":…,"file":…,"format":…,"tracks":[{"method":…,"url":…,"status":…,"bodyBytes":…,"bodyKind":…}]}
+                      A WebSocket track adds "webSocket", with every message (--messages or not):
+                      {"summary":…,"sent":…,"received":…,"endOffsetMs":…,"end":…,
+                       "messages":[{"index":…,"direction":…,"kind":…,"bytes":…,"offsetMs":…,"preview":…}]}
+                      "end" as the vinyl format writes it: {"closedBy":…,"code":…,"reason":…},
+                      "cancelled", {"stoppedBy":…} or {"error":{"domain":…,"code":…}}.
+          --messages  List each WebSocket conversation's messages under its track.
           -h, --help  Show this help.
 
         EXIT CODES: 0 success, 1 a file could not be read, 2 bad usage.
         """
-    static let flags: Set<String> = ["json"]
+    static let flags: Set<String> = ["json", "messages"]
     static let options: Set<String> = []
 
     static func run(_ arguments: Arguments) -> ExitCode {
@@ -32,7 +47,7 @@ enum InspectCommand: Command {
         for path in arguments.positional {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-                if !inspect(file: path, json: arguments.flags.contains("json")) { status = .failure }
+                if !inspect(file: path, json: arguments.flags.contains("json"), messages: arguments.flags.contains("messages")) { status = .failure }
                 continue
             }
             do {
@@ -48,7 +63,7 @@ enum InspectCommand: Command {
                         .notFound, file: path, problem: "the folder holds no vinyl files (.json, .plist, .har, .yml, .yaml) and no Mocktail .tail files",
                         fix: "Pass a vinyl file, or the folder that holds them")
                 }
-                for file in files where !inspect(file: file, json: arguments.flags.contains("json")) { status = .failure }
+                for file in files where !inspect(file: file, json: arguments.flags.contains("json"), messages: arguments.flags.contains("messages")) { status = .failure }
             } catch {
                 Output.err("error: \(error)")
                 status = .failure
@@ -58,13 +73,13 @@ enum InspectCommand: Command {
     }
 
     /// Prints one file's tracks; false when it could not be read (the error went to stderr).
-    static func inspect(file path: String, json asJSON: Bool) -> Bool {
+    static func inspect(file path: String, json asJSON: Bool, messages: Bool = false) -> Bool {
         do {
             let url = URL(fileURLWithPath: path)
             let data = try FileInput.read(path)
             let format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
             let vinyl = try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path)
-            Output.out(asJSON ? json(vinyl, file: path, format: format) : table(vinyl, file: path, format: format))
+            Output.out(asJSON ? json(vinyl, file: path, format: format) : table(vinyl, file: path, format: format, messages: messages))
             return true
         } catch {
             Output.err("error: \(error)")
@@ -104,21 +119,25 @@ enum InspectCommand: Command {
         return String(data: body, encoding: .utf8) != nil ? "text" : "binary"
     }
 
-    static func table(_ vinyl: Vinyl, file: String, format: VinylFormat) -> String {
+    /// The tracks one a line; with `messages`, each conversation's messages under its track.
+    static func table(_ vinyl: Vinyl, file: String, format: VinylFormat, messages: Bool = false) -> String {
         let header = "\(file): \(format) vinyl \"\(vinyl.name)\", \(vinyl.tracks.count) track\(vinyl.tracks.count == 1 ? "" : "s")"
         let rows = vinyl.tracks.enumerated().map { index, track -> [String] in
             let request = ["#\(index)", track.request.method, track.request.url.absoluteString, "→"]
             switch track.outcome {
             case .response(let response):
-                return request + [
-                    "\(response.status)", "\(response.body.count) B",
-                    bodyKind(response.body, headers: response.headers) + (response.streamSummary.map { ", streamed in \($0)" } ?? ""),
-                ]
+                let kind = response.conversation.map(ConversationListing.kind) ?? bodyKind(response.body, headers: response.headers)
+                return request + ["\(response.status)", "\(response.body.count) B", kind + (response.streamSummary.map { ", streamed in \($0)" } ?? "")]
             case .failure(let failure):
                 return request + ["error", "\(failure.domain) \(failure.code)", ""]
             }
         }
-        return ([header] + aligned(rows, rightAligned: [0, 5])).joined(separator: "\n")
+        var lines = [header]
+        for (track, line) in zip(vinyl.tracks, aligned(rows, rightAligned: [0, 5])) {
+            lines.append(line)
+            if messages, let conversation = track.response?.conversation { lines += ConversationListing.rows(conversation) }
+        }
+        return lines.joined(separator: "\n")
     }
 
     /// Rows as columns two spaces apart, each as wide as its widest cell; counts and positions
@@ -146,6 +165,7 @@ enum InspectCommand: Command {
                 entry["bodyBytes"] = response.body.count
                 entry["bodyKind"] = bodyKind(response.body, headers: response.headers)
                 if let stream = response.streamSummary { entry["stream"] = stream }
+                if let conversation = response.conversation { entry["webSocket"] = ConversationListing.json(conversation) }
             case .failure(let failure):
                 entry["error"] = ["domain": failure.domain, "code": failure.code]
                 entry["bodyBytes"] = 0

@@ -12,9 +12,14 @@ enum ScanCommand: Command {
         Looks in every track for credentials: Authorization, Cookie and API-key headers,
         secret-named query parameters, JSON keys and form fields (password, token, secret,
         api_key, access_token, …), passwords in URLs, bearer tokens, JWTs and well-known key
-        formats. Redaction placeholders such as <redacted> do not count.
+        formats. A WebSocket conversation's message payloads are looked at as bodies are.
+        Redaction placeholders such as <redacted> do not count.
         Prints one line per finding: FILE: track #N (METHOD URL): PLACE: why (masked value),
-        and a summary on stderr.
+        and a summary on stderr. PLACE names the part of the track, as an error of the
+        recorder does: request.headers "Authorization", response.body JSON "user.password",
+        or for a WebSocket message, numbered as the file's webSocket.messages (and as
+        `gramophone inspect --messages` lists them):
+        response.webSocket.messages[3] (received) JSON "token".
 
         OPTIONS:
           -h, --help  Show this help.

@@ -62,8 +62,10 @@ public struct WebSocketConversation: Sendable, Hashable {
 }
 
 extension WebSocketConversation.End {
-    /// "closed by the server with 4001 (room closed)".
-    var summary: String {
+    /// How it ended, in words: "closed by the server with 4001 (room closed)", "cancelled by the
+    /// caller", "stopped by count 100", "broke off with NSURLErrorDomain -1005", as
+    /// `WebSocketConversation.summary` and `gramophone inspect` say it.
+    public var summary: String {
         switch self {
         case .closed(let code, let reason, let by):
             let text = String(decoding: reason, as: UTF8.self)

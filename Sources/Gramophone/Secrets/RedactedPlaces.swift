@@ -25,9 +25,12 @@ struct RedactedPlaces: Sendable, Equatable {
         if case .response(let before) = original.outcome, case .response(let after) = redacted.outcome {
             places += side("response", before.headers, after.headers, before.url, after.url)
             places += body("response", before.body, after.body, headers: before.headers, streamed: before.stream != nil)
-            // A WebSocket's messages: each changed one is a place, named by its side.
+            // A WebSocket's messages, counted by direction and JSON key as `gramophone scan` names
+            // them, without the message's number: `response.webSocket.messages (sent) JSON "api_key"`.
             if let sent = before.conversation?.messages, let kept = after.conversation?.messages, sent.count == kept.count {
-                places += zip(sent, kept).filter { $0.payload != $1.payload }.map { "webSocket \($0.0.direction) message" }
+                for (old, new) in zip(sent, kept) where old.payload != new.payload {
+                    places += payload("response.webSocket.messages (\(old.direction))", old.payload, new.payload)
+                }
             }
         }
         return places
@@ -72,6 +75,15 @@ struct RedactedPlaces: Sendable, Equatable {
             if !changed.isEmpty { return changed.map { "\(side).body form \"\($0)\"" } }
         }
         return ["\(side).body"]
+    }
+
+    /// A message's payload: its changed JSON keys, or the payload as one place.
+    private static func payload(_ place: String, _ before: Data, _ after: Data) -> [String] {
+        guard let from = try? JSONParser.parse(before), let to = try? JSONParser.parse(after) else { return [place] }
+        var paths: [String] = []
+        json(from, to, path: "", into: &paths)
+        let named = paths.filter { !$0.isEmpty }.map { "\(place) JSON \"\($0)\"" }
+        return named.isEmpty ? [place] : named
     }
 
     /// A streamed body, event by event: redaction rewrites lines in place, so the lines pair up;

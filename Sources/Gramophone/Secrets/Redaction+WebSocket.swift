@@ -27,6 +27,8 @@ extension Redaction {
         var body = payload
         for step in steps {
             switch step {
+            // `.webSocketMessages(in:)` allowed: the default leaves the payload as sent.
+            case .secretNames where SecretPlace.any(allowed, cover: .webSocketMessages, on: side): break
             case .secretNames:
                 var message = Message(headers: headers, url: nil, body: body)
                 Self.redactSecretNames(&message, side: side, allowed: allowed, secrets: &secrets)

@@ -7,7 +7,8 @@ public struct SecretFinding: Sendable, Equatable, CustomStringConvertible {
     public var trackIndex: Int
     /// Where in the track, said precisely: `request.headers "Authorization"`,
     /// `request.url query "access_token"`, `response.body JSON "user.password"`,
-    /// `response.headers "Location" query "X-Amz-Signature"`.
+    /// `response.headers "Location" query "X-Amz-Signature"`, and in a WebSocket conversation
+    /// the message as the file numbers it: `response.webSocket.messages[3] (received) JSON "token"`.
     package var place: String
     /// The place as a value: what `Recording.allowing(_:)` takes to keep it on purpose.
     public var location: SecretPlace
@@ -33,8 +34,10 @@ extension Vinyl {
     /// URLs inside headers and bodies), JSON keys and form fields (`password`, `token`,
     /// `secret`, `api_key`, `access_token`, `X-Amz-Signature`, …), passwords in URLs, and
     /// bearer tokens, JWTs and well-known key formats (GitHub, Stripe, AWS, Slack, Google,
-    /// OpenAI, Anthropic, private keys) anywhere in text. Redaction placeholders (`<redacted>`,
-    /// `REDACTED`, `****`) do not count.
+    /// OpenAI, Anthropic, private keys) anywhere in text. A WebSocket conversation's payloads
+    /// are scanned as bodies are (JSON keys, token shapes, URLs inside), text frames and binary
+    /// frames that are UTF-8 text alike. Redaction placeholders (`<redacted>`, `REDACTED`,
+    /// `****`) do not count.
     public func likelySecrets() -> [SecretFinding] {
         likelySecrets(inTracks: tracks.indices, allowing: [])
     }
@@ -120,7 +123,23 @@ struct SecretScanner {
         scanSide(headers: track.request.headers, url: track.request.url, body: track.request.body, side: .request, at: index)
         if case .response(let response) = track.outcome {
             scanSide(headers: response.headers, url: response.url, body: response.body, side: .response, at: index)
+            for (position, message) in (response.conversation?.messages ?? []).enumerated() {
+                // The client's messages are its side of the track, as redaction takes them.
+                self.message = position
+                scanBody(message.payload, headers: Self.payloadHeaders, side: message.direction == .sent ? .request : .response, at: index)
+            }
+            self.message = nil
         }
+    }
+
+    /// A payload has no headers: JSON is found by parsing, and it is never a form.
+    private static let payloadHeaders: Headers = [:]
+
+    /// The message whose payload is being scanned, for the places found in it.
+    private var message: Int?
+
+    private func place(_ part: SecretPlace.Part, _ side: SecretPlace.Side) -> SecretPlace {
+        SecretPlace(part, side, message: message)
     }
 
     private mutating func add(_ index: Int, _ location: SecretPlace, _ place: String, _ reason: String, _ value: String) {
@@ -185,7 +204,7 @@ struct SecretScanner {
                 let item = Redaction.RawQueryItem(name: String(parts[0]), value: String(parts[1]))
                 let name = item.decodedName.replacingOccurrences(of: "+", with: " ")
                 guard let value = item.decodedValue, !SensitiveNames.isRedacted(value) else { continue }
-                let location = SecretPlace(.formField(name), side)
+                let location = place(.formField(name), side)
                 if SensitiveNames.isSecretKey(name) {
                     add(index, location, location.description, "a secret-named form field", value)
                 } else {
@@ -194,8 +213,7 @@ struct SecretScanner {
             }
             return
         }
-        let location = SecretPlace(.body, side)
-        scanText(text, at: index, location: location)
+        scanText(text, at: index, location: place(message == nil ? .body : .webSocketMessages, side))
     }
 
     private mutating func scanJSON(_ value: JSONValue, path: String, side: SecretPlace.Side, at index: Int) {
@@ -203,7 +221,7 @@ struct SecretScanner {
         case .object(let members):
             for member in members {
                 let memberPath = path.isEmpty ? member.key : path + "." + member.key
-                let location = SecretPlace(.jsonKey(memberPath), side)
+                let location = place(.jsonKey(memberPath), side)
                 switch member.value {
                 case .string(let text) where SensitiveNames.isSecret(key: member.key, value: text, side: side),
                     .number(let text) where SensitiveNames.isSecret(key: member.key, value: text, side: side):
@@ -215,7 +233,7 @@ struct SecretScanner {
         case .array(let items):
             for (position, item) in items.enumerated() { scanJSON(item, path: path + "[\(position)]", side: side, at: index) }
         case .string(let text):
-            let location = path.isEmpty ? SecretPlace(.body, side) : SecretPlace(.jsonKey(path), side)
+            let location = path.isEmpty ? place(message == nil ? .body : .webSocketMessages, side) : place(.jsonKey(path), side)
             scanText(text, at: index, location: location)
         case .number, .bool, .null:
             break
@@ -226,7 +244,7 @@ struct SecretScanner {
     /// for a finding: the recorder scans every string of every track it writes.
     private mutating func scanText(_ text: String, at index: Int, location: SecretPlace) {
         for (name, value) in SensitiveNames.embeddedQuerySecrets(in: text) {
-            let inner = SecretPlace(.query(name), location.side)
+            let inner = SecretPlace(.query(name), location.side, message: location.message)
             add(index, inner, "\(location.description) query \"\(name)\"", "a secret-named query parameter of a URL inside it", value)
         }
         if let (name, value) = SecretPatterns.firstMatch(in: text) {

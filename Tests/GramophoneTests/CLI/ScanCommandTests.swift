@@ -64,6 +64,30 @@ struct ScanCommandTests {
         #expect(!result.out.contains("clean.json"))
     }
 
+    @Test func findsTokensInAConversationsSentAndReceivedMessages() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let token = SecretCorpusTests.tokens[0].token
+        let conversation = WebSocketConversation(messages: [
+            .sent(.text(#"{"type":"auth","api_key":"k-\#(token)"}"#)),
+            .received(.text("welcome")),
+            .received(.text(#"{"event":"session","session":{"token":"\#(token)"}}"#)),
+        ])
+        let file = folder.appendingPathComponent("chat.json")
+        try Vinyl(name: "chat", tracks: [Track(request: Track.Request(url: URL(string: "wss://chat.example.com/socket?room=1")!), outcome: .response(.webSocket(conversation)))])
+            .write(to: file)
+        let result = try await Self.run(["scan", file.path])
+        #expect(result.status == 1)
+        let lines = result.out.split(separator: "\n").map(String.init)
+        #expect(
+            lines == [
+                "\(file.path): track #0 (GET wss://chat.example.com/socket): response.webSocket.messages[0] (sent) JSON \"api_key\": a secret-named JSON key (k-gh********)",
+                "\(file.path): track #0 (GET wss://chat.example.com/socket): response.webSocket.messages[2] (received) JSON \"session.token\": a secret-named JSON key (ghp_********)",
+            ], "\(result.out)")
+        #expect(result.err.contains("2 likely secrets found"))
+        #expect(!result.out.contains(token))
+    }
+
     @Test func usageErrorsExitWithTwo() async throws {
         #expect(try await Self.run(["scan"]).status == 2)
         #expect(try await Self.run(["scan", "--bogus", "x.json"]).status == 2)
