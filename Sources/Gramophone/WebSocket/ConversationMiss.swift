@@ -14,6 +14,9 @@ struct ConversationMiss: Sendable, Equatable {
     var recorded: WebSocketMessage?
     /// How many messages the recorded client sent in all.
     var recordedCount: Int
+    /// Where the recorded message is among the conversation's messages (both directions, from
+    /// 0), as the vinyl file, `inspect` and `scan` number them; nil when there is none.
+    var place: Int?
 
     func lines(for report: MissReport) -> [String] {
         let place = (report.sourcePath ?? report.vinylPath).map { " (\($0))" } ?? ""
@@ -30,9 +33,16 @@ struct ConversationMiss: Sendable, Equatable {
             lines.append("  recorded: nothing more: the recorded client sent \(recordedCount) message\(recordedCount == 1 ? "" : "s")")
         }
         lines.append("  The connection fails with this report; receives waiting on it end with it too.")
+        // The message by the place the file, `inspect --messages` and `scan` give it.
+        let edit: String
+        switch (trackIndex, self.place) {
+        case (let index?, let message?): edit = "edit tracks[\(index)].response.webSocket.messages[\(message)] in the vinyl"
+        case (nil, let message?): edit = "change messages[\(message)] of the stub's conversation"
+        case (let index?, nil): edit = "add the message to tracks[\(index)].response.webSocket.messages in the vinyl"
+        case (nil, nil): edit = "add the message to the stub's conversation"
+        }
         lines.append(
-            "  To fix: send what was recorded, record the conversation again (Recording(mode: .all) or GRAMOPHONE_RECORD_MODE=all), or edit message #\(position) of the conversation"
-        )
+            "  To fix: send what was recorded, record the conversation again (Recording(mode: .all) or GRAMOPHONE_RECORD_MODE=all), or \(edit)")
         return lines
     }
 

@@ -19,14 +19,18 @@ struct ConversationSchedule: Sendable {
     var steps: [Step] = []
     /// The client messages, in order: what the code under test must send.
     var expected: [WebSocketMessage] = []
+    /// Where each of `expected` is among the conversation's messages (both directions, from 0),
+    /// as the vinyl file, `inspect` and `scan` number them.
+    var expectedPlaces: [Int] = []
 
     init(_ conversation: WebSocketConversation, scale: (TimeInterval) -> TimeInterval) {
         var sentOffset: TimeInterval = 0
         var previousReceived: TimeInterval = 0
-        for message in conversation.messages {
+        for (place, message) in conversation.messages.enumerated() {
             switch message.direction {
             case .sent:
                 expected.append(message)
+                expectedPlaces.append(place)
                 sentOffset = message.offset
             case .received:
                 let anchor = max(sentOffset, previousReceived)

@@ -265,7 +265,8 @@ final class TurntableWebSocketTask: WebSocketTask {
                     if redacted != sent { differences = MessageComparison.differences(sent: redacted, recorded: recorded) }
                 }
                 guard recorded != nil, differences.isEmpty else {
-                    let miss = ConversationMiss(trackIndex: state.trackIndex, position: position + 1, sent: sent, recorded: recorded, recordedCount: expected.count)
+                    var miss = ConversationMiss(trackIndex: state.trackIndex, position: position + 1, sent: sent, recorded: recorded, recordedCount: expected.count)
+                    if recorded != nil { miss.place = state.schedule.expectedPlaces[position] }
                     return .miss(miss, state.handshake ?? Track.Request(url: request.url ?? URL(fileURLWithPath: "/")), differences)
                 }
                 let now = ContinuousClock.now

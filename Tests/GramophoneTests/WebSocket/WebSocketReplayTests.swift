@@ -108,6 +108,8 @@ import FoundationNetworking
         #expect(text.contains("Message #2 sent on the WebSocket GET wss://chat.example.com/socket"), "\(text)")
         #expect(text.contains("track #0 of vinyl \"chat\""), "\(text)")
         #expect(text.contains("message.text: \"bye\" vs \"hi\""), "\(text)")
+        // Named as the file, `inspect --messages` and `scan` number it: both directions, from 0.
+        #expect(text.contains("edit tracks[0].response.webSocket.messages[2] in the vinyl"), "\(text)")
         #expect(report.nearestTrackIndex == 0)
         #expect(turntable.playback.misses == 1)
         #expect(turntable.playback.missReports.first?.description == text)
@@ -122,6 +124,7 @@ import FoundationNetworking
         try await socket.send(.string("only"))
         let error = await #expect(throws: TurntableError.self) { try await socket.send(.string("more")) }
         #expect(error?.description.contains("nothing more: the recorded client sent 1 message") == true, "\(String(describing: error))")
+        #expect(error?.description.contains("add the message to tracks[0].response.webSocket.messages in the vinyl") == true, "\(String(describing: error))")
     }
 
     @Test func binaryFramesCompareByBytesAndNeverEqualText() async throws {
