@@ -17,10 +17,15 @@ extension HARFormat {
     /// The end of a conversation whose file does not say how it closed.
     static let unrecordedEnd = WebSocketConversation.End.stopped("HAR, which does not record the close")
 
-    /// Whether the entry is a WebSocket handshake whose conversation HAR holds.
-    static func holdsConversation(_ entry: JSONValue) -> Bool {
-        if let messages = entry[messagesKey], messages != .null { return true }
-        return entry["_resourceType"]?.stringValue == "websocket"
+    /// Whether the entry answered `status` is a WebSocket handshake whose conversation HAR
+    /// holds: a 101 Chrome marks as a WebSocket, or any answer with messages after it. A
+    /// handshake the server refused (Chrome marks a 403 as a WebSocket too) stays an answer.
+    static func holdsConversation(_ entry: JSONValue, status: Int) -> Bool {
+        switch entry[messagesKey] {
+        case .array(let messages)?: return status == 101 || !messages.isEmpty
+        case nil, .null?: return status == 101 && entry["_resourceType"]?.stringValue == "websocket"
+        default: return true  // not a list: reading it says where
+        }
     }
 
     /// The entry's conversation: its messages in file order, timed from `startedDateTime`.
@@ -39,6 +44,7 @@ extension HARFormat {
         var messages: [WebSocketMessage] = []
         var previous: TimeInterval = 0
         var reordered = 0
+        var late = 0
         for (index, item) in items.enumerated() {
             let itemPath = messagesPath.index(index)
             _ = try item.members(at: itemPath)
@@ -79,10 +85,22 @@ extension HARFormat {
             var offset = previous
             if let time = item["time"], time != .null {
                 let seconds = try time.double(at: itemPath.key("time"))
+                guard GramophoneFormat.dateRange.contains(seconds) else {
+                    throw StructureError(
+                        path: itemPath.key("time"), problem: "\(seconds) is not a time in seconds since 1970",
+                        fix: "Give the time the message crossed in seconds since 1970, as Chrome does")
+                }
                 if start == nil { start = seconds }
                 // To the microsecond, as Chrome writes it and Gramophone writes it back.
                 let since = ((seconds - (start ?? seconds)) * 1_000_000).rounded() / 1_000_000
-                if since < previous { reordered += 1 } else { offset = min(since, GramophoneFormat.maximumDuration) }
+                if since < previous {
+                    reordered += 1
+                } else if since > GramophoneFormat.maximumDuration {
+                    late += 1
+                    offset = max(previous, GramophoneFormat.maximumDuration)
+                } else {
+                    offset = since
+                }
             }
             previous = offset
             messages.append(WebSocketMessage(direction: direction, kind: kind, payload: payload, offset: offset))
@@ -94,6 +112,14 @@ extension HARFormat {
                     problem: "\(reordered) message time\(reordered == 1 ? " is" : "s are") before the entry's startedDateTime or the message before",
                     served: "each is replayed right after the message before it, in file order",
                     fix: "Give each message its time in seconds since 1970, in order, after startedDateTime"))
+        }
+        if late > 0 {
+            issues.append(
+                VinylIssue(
+                    place: messagesPath.place,
+                    problem: "\(late) message time\(late == 1 ? " is" : "s are") more than a day after the entry's startedDateTime",
+                    served: "each is replayed a day after the connection opened",
+                    fix: "Split the conversation, or give the times in seconds since 1970 from startedDateTime on"))
         }
         guard let saved = entry[conversationEndKey], saved != .null else {
             issues.append(
@@ -108,13 +134,14 @@ extension HARFormat {
         let end = try WebSocketCoding.decodeEnd(saved["end"], path: savedPath.key("end"))
         var endOffset = previous
         if let milliseconds = saved["endOffsetMs"], milliseconds != .null {
-            let seconds = try milliseconds.double(at: savedPath.key("endOffsetMs")) / 1000
-            guard seconds >= previous, seconds <= GramophoneFormat.maximumDuration else {
+            // To the microsecond, as the messages: a hair before the last one is at it.
+            let seconds = (try milliseconds.double(at: savedPath.key("endOffsetMs")) * 1000).rounded() / 1_000_000
+            guard seconds >= previous - 0.000_001, seconds <= GramophoneFormat.maximumDuration else {
                 throw StructureError(
                     path: savedPath.key("endOffsetMs"), problem: "\(seconds * 1000) ms is before the last message or past a day",
                     fix: "Give the milliseconds from startedDateTime to the end, after the last message")
             }
-            endOffset = seconds
+            endOffset = max(previous, seconds)
         }
         return WebSocketConversation(messages: messages, end: end, endOffset: endOffset)
     }
@@ -137,7 +164,8 @@ extension HARFormat {
         let messages: [JSONValue] = conversation.messages.map { message in
             .object([
                 ("type", .string(message.direction == .sent ? "send" : "receive")),
-                ("time", .number(GramophoneFormat.formatSeconds(start + message.offset))),
+                // The offset to the microsecond first: a sum near 2e9 s holds no finer.
+                ("time", .number(GramophoneFormat.formatSeconds(start + (message.offset * 1_000_000).rounded() / 1_000_000))),
                 ("opcode", .number(message.kind == .text ? "1" : "2")),
                 (
                     "data",

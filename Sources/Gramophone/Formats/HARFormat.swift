@@ -69,7 +69,7 @@ enum HARFormat {
                 throw StructureError(path: responsePath.key("status"), problem: "\(status) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404, or 0 for a failed request")
             }
             var response = try decodeResponse(responseValue, status: status, path: responsePath)
-            if holdsConversation(entry) {
+            if holdsConversation(entry, status: status) {
                 response.conversation = try decodeConversation(entry, path: path, issues: &issues)
                 if status != 101 {
                     // WebSocket over HTTP/2 (RFC 8441) opens with a 200 to CONNECT, for one.

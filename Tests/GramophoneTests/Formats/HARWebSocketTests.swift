@@ -263,7 +263,41 @@ import FoundationNetworking
         #expect(failed.issues.map(\.place) == ["log.entries[0]._webSocketMessages"])
     }
 
+    @Test func aRefusedHandshakeStaysTheAnswerItWas() throws {
+        // Chrome marks a handshake the server turned down as a WebSocket too.
+        let refused = try Self.read(Self.entry(status: 403, messages: "null"))
+        #expect(refused.tracks[0].response?.status == 403)
+        #expect(refused.tracks[0].response?.conversation == nil)
+        #expect(refused.issues == [])
+    }
+
+    @Test func aMessageMoreThanADayLaterIsPlayedADayInWithAnIssue() throws {
+        let vinyl = try Self.read(
+            Self.entry(messages: #"[{"type": "receive", "time": 1795168800.5, "data": "a"}, {"type": "receive", "time": 1795300000, "data": "b"}]"#))
+        #expect(vinyl.tracks[0].response?.conversation?.messages.map(\.offset) == [0.5, 86_400])
+        #expect(vinyl.issues.first?.problem.contains("1 message time is more than a day after") == true)
+    }
+
+    @Test func aBrowsersFileRewrittenAsHARReadsTheSameAndSaysHowItEnded() throws {
+        let export = try Self.browserExport()
+        let again = try Vinyl(data: try export.encoded(as: .har), name: "again", format: .har)
+        #expect(again.tracks.map(\.response?.conversation) == export.tracks.map(\.response?.conversation))
+        // The end the reader chose is written down now, so the rewritten file has nothing to say.
+        #expect(again.issues == [])
+    }
+
+    @Test func timesFinerThanAMicrosecondReadBackToTheMicrosecond() throws {
+        let recorded = WebSocketConversation(
+            messages: [.sent(.text("a"), at: 0.000_000_4), .received(.text("b"), at: 0.012_345_678_9)], end: .closed(code: 1000, by: .received),
+            endOffset: 0.012_345_678_9)
+        let read = try Vinyl(data: try Self.vinyl(recorded, recordedAt: Date(timeIntervalSince1970: 1_795_169_730.25)).encoded(as: .har), name: "chat", format: .har)
+        let conversation = try #require(read.tracks[0].response?.conversation)
+        #expect(conversation.messages.map(\.offset) == [0, 0.012_346])
+        #expect(conversation.endOffset == 0.012_346)
+    }
+
     @Test(arguments: [
+        (#"[{"type": "send", "time": 1e999, "data": "a"}]"#, "log.entries[0]._webSocketMessages[0].time", "is not a time in seconds since 1970"),
         (#"[{"type": "send", "opcode": 2, "data": "%%"}]"#, "log.entries[0]._webSocketMessages[0].data", "not valid base64"),
         (#"{"type": "send"}"#, "log.entries[0]._webSocketMessages", "expected an array"),
         (#"[{"type": "send", "time": "soon", "data": "a"}]"#, "log.entries[0]._webSocketMessages[0].time", "expected a number"),
