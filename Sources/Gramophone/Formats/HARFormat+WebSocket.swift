@@ -3,8 +3,8 @@ import Foundation
 // WebSocket conversations in HAR, as Chrome's devtools export them: the handshake is an entry
 // with `"_resourceType": "websocket"` answered 101, and the messages are the entry's
 // `_webSocketMessages`: `{"type": "send"|"receive", "time": <seconds since 1970>, "opcode": 1|2,
-// "data": …}`, text for opcode 1, base64 for opcode 2 (binary). Charles and Proxyman write the
-// same shape.
+// "data": …}`, text for opcode 1, base64 for opcode 2 (binary). Proxies that export HAR with
+// WebSocket messages (mitmproxy's HAR export, for one) follow Chrome's shape.
 //
 // HAR has no place for how the connection ended: Chrome does not record the close. A file
 // without one reads as a conversation that stays open after its last message (`.stopped`), with
