@@ -4,8 +4,9 @@ import Foundation
 // (`startedDateTime`, `time`, `cookies`, `queryString`, `headersSize`, `bodySize`, `cache`,
 // `timings`), unknown sizes are -1 as the spec asks. Bodies are `text` when they are UTF-8
 // and base64 with `"encoding": "base64"` otherwise, so bytes come back exactly; what HAR has
-// no field for (a response URL after redirects, a transport error) goes in `_`-prefixed
-// custom fields, which the spec reserves for that.
+// no field for (a response URL after redirects, a transport error, how a WebSocket conversation
+// ended) goes in `_`-prefixed custom fields, which the spec reserves for that. Conversations are
+// written as Chrome writes them (HARFormat+WebSocket.swift).
 extension HARFormat {
     static func encode(_ vinyl: Vinyl) -> JSONValue {
         .object([
@@ -69,6 +70,9 @@ extension HARFormat {
                     ("receive", .number("0")),
                 ])
             ))
+        if let conversation = track.response?.conversation, case .string(let started) = members[0].value {
+            members += encodeConversation(conversation, startedDateTime: started)
+        }
         return .object(members)
     }
 
@@ -168,6 +172,7 @@ extension HARFormat {
     /// The reason phrase devtools show beside the status.
     static func statusText(_ status: Int) -> String {
         switch status {
+        case 101: return "Switching Protocols"
         case 200: return "OK"
         case 201: return "Created"
         case 202: return "Accepted"

@@ -9,6 +9,7 @@ import Foundation
 /// already decoded, so a `Content-Encoding` (gzip, br, deflate…) left in the headers is
 /// dropped on reading, with a `Content-Length` that no longer fits, so a client does not
 /// try to decompress plain bytes. A status of 0 is a failed request (Chrome's `_error`).
+/// A WebSocket handshake's messages are Chrome's `_webSocketMessages` (`HARFormat+WebSocket.swift`).
 /// Writing lives in `HARFormat+Writing.swift`.
 enum HARFormat {
     /// Encodings whose bytes HAR tools store decoded.
@@ -29,14 +30,17 @@ enum HARFormat {
             throw StructureError(path: logPath.key("entries"), problem: "expected an array, found \(entries.kindName)", fix: "List the entries in an array")
         }
         var tracks: [Track] = []
+        var issues: [VinylIssue] = []
         tracks.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
-            tracks.append(try decodeEntry(item, path: logPath.key("entries").index(index)))
+            tracks.append(try decodeEntry(item, path: logPath.key("entries").index(index), issues: &issues))
         }
-        return Vinyl(name: name, tracks: tracks)
+        var vinyl = Vinyl(name: name, tracks: tracks)
+        vinyl.issues = issues
+        return vinyl
     }
 
-    static func decodeEntry(_ entry: JSONValue, path: DecodingPath) throws -> Track {
+    static func decodeEntry(_ entry: JSONValue, path: DecodingPath, issues: inout [VinylIssue]) throws -> Track {
         _ = try entry.members(at: path)
         guard let requestValue = entry["request"] else {
             throw StructureError(path: path, problem: "missing \"request\"", fix: "Every HAR entry needs a \"request\" with at least a \"url\"")
@@ -54,11 +58,29 @@ enum HARFormat {
         let outcome: Track.Outcome
         if status == 0 {
             outcome = .failure(try decodeFailure(entry: entry, response: responseValue, path: path))
+            if case .array(let messages)? = entry[messagesKey], !messages.isEmpty {
+                issues.append(
+                    VinylIssue(
+                        place: path.key(messagesKey).place, problem: "\(messages.count) WebSocket message\(messages.count == 1 ? "" : "s") after a handshake that failed (status 0)",
+                        served: "the handshake is replayed as the failure, without them", fix: "Give the handshake's response \"status\": 101 to replay the conversation"))
+            }
         } else {
             guard (100...999).contains(status) else {
                 throw StructureError(path: responsePath.key("status"), problem: "\(status) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404, or 0 for a failed request")
             }
-            outcome = .response(try decodeResponse(responseValue, status: status, path: responsePath))
+            var response = try decodeResponse(responseValue, status: status, path: responsePath)
+            if holdsConversation(entry, status: status) {
+                response.conversation = try decodeConversation(entry, path: path, issues: &issues)
+                if status != 101 {
+                    // WebSocket over HTTP/2 (RFC 8441) opens with a 200 to CONNECT, for one.
+                    issues.append(
+                        VinylIssue(
+                            place: responsePath.key("status").place, problem: "a WebSocket handshake answered \(status), not 101 Switching Protocols",
+                            served: "served as 101 so its conversation replays", fix: "Give the handshake's response \"status\": 101"))
+                    response.status = 101
+                }
+            }
+            outcome = .response(response)
         }
         var recordedAt: Date?
         if let started = entry["startedDateTime"], case .string(let text) = started {

@@ -226,7 +226,8 @@ extension Vinyl {
     /// - Throws: `VinylError(.unwritable)` for a format Gramophone only reads.
     ///   A header name or value holding CR, LF or NUL is `.unwritable` too, naming its place:
     ///   written, it would start another header when replayed. A WebSocket conversation in a
-    ///   format that cannot hold one (DVR, plist, HAR) is `.unwritable` too, rather than lost.
+    ///   format that cannot hold one (DVR, plist) is `.unwritable` too, rather than lost; HAR
+    ///   keeps it as Chrome's `_webSocketMessages`.
     public func encoded(as format: VinylFormat = .gramophone) throws -> Data {
         if format.isWritable { try HeaderLineBreaks.check(self, format: format) }
         try WebSocketCoding.checkStorable(self, in: format)

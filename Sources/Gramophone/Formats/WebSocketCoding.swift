@@ -69,7 +69,8 @@ enum WebSocketCoding {
         return seconds
     }
 
-    private static func decodeEnd(_ value: JSONValue?, path: DecodingPath) throws -> WebSocketConversation.End {
+    /// A conversation's `end` (HAR's `_gramophoneWebSocket` holds the same shape).
+    static func decodeEnd(_ value: JSONValue?, path: DecodingPath) throws -> WebSocketConversation.End {
         let fix = "Use {\"closedBy\": \"server\", \"code\": 1000, \"reason\": \"…\"}, \"cancelled\", {\"stoppedBy\": \"…\"} or {\"error\": {\"domain\": …, \"code\": …}}"
         switch value {
         case nil, .null?: return .closed(code: 1000, by: .received)
@@ -107,18 +108,20 @@ enum WebSocketCoding {
                     ? [("direction", .string(message.direction.rawValue)), ("offsetMs", milliseconds(message.offset)), payload]
                     : [payload, ("direction", .string(message.direction.rawValue)), ("offsetMs", milliseconds(message.offset))])
         }
-        let end: JSONValue
-        switch conversation.end {
+        return .object([("end", encodeEnd(conversation.end)), ("endOffsetMs", milliseconds(conversation.endOffset)), ("messages", .array(messages))])
+    }
+
+    static func encodeEnd(_ end: WebSocketConversation.End) -> JSONValue {
+        switch end {
         case .closed(let code, let reason, let by):
-            end = .object([
+            return .object([
                 ("closedBy", .string(by == .sent ? "client" : "server")), ("code", .number(String(code))),
                 ("reason", .string(String(decoding: reason, as: UTF8.self))),
             ])
-        case .cancelled: end = .string("cancelled")
-        case .stopped(let reason): end = .object([("stoppedBy", .string(reason))])
-        case .failed(let failure): end = .object([("error", GramophoneFormat.encodeFailure(failure))])
+        case .cancelled: return .string("cancelled")
+        case .stopped(let reason): return .object([("stoppedBy", .string(reason))])
+        case .failed(let failure): return .object([("error", GramophoneFormat.encodeFailure(failure))])
         }
-        return .object([("end", end), ("endOffsetMs", milliseconds(conversation.endOffset)), ("messages", .array(messages))])
     }
 
     private static func milliseconds(_ seconds: TimeInterval) -> JSONValue {
@@ -127,7 +130,7 @@ enum WebSocketCoding {
 
     /// Formats that keep conversations; writing one elsewhere would lose it without a word.
     static func checkStorable(_ vinyl: Vinyl, in format: VinylFormat) throws {
-        guard format == .dvr || format == .plist || format == .har, let index = vinyl.tracks.firstIndex(where: { $0.response?.conversation != nil }) else { return }
+        guard format == .dvr || format == .plist, let index = vinyl.tracks.firstIndex(where: { $0.response?.conversation != nil }) else { return }
         throw VinylError(
             .unwritable, file: nil, place: format.place(ofTrack: index),
             problem: "the track holds a WebSocket conversation, which the \(format) format cannot store",

@@ -33,6 +33,7 @@ public struct WebSocketConversation: Sendable, Hashable {
         /// The caller cancelled the task while it was recorded, without a close frame.
         case cancelled
         /// The recorder stopped listening at a `StreamLimit`; the text says which (`count 100`).
+        /// A HAR file's conversation, whose close HAR does not record, ends so too.
         /// Replayed, the connection stays open and quiet after the last message, as a live
         /// server that sends nothing more.
         case stopped(String)

@@ -1,0 +1,188 @@
+import Foundation
+
+// WebSocket conversations in HAR, as Chrome's devtools export them: the handshake is an entry
+// with `"_resourceType": "websocket"` answered 101, and the messages are the entry's
+// `_webSocketMessages`: `{"type": "send"|"receive", "time": <seconds since 1970>, "opcode": 1|2,
+// "data": …}`, text for opcode 1, base64 for opcode 2 (binary). Proxies that export HAR with
+// WebSocket messages (mitmproxy's HAR export, for one) follow Chrome's shape.
+//
+// HAR has no place for how the connection ended: Chrome does not record the close. A file
+// without one reads as a conversation that stays open after its last message (`.stopped`), with
+// a `VinylIssue` saying so; `_gramophoneWebSocket` (`{"end": …, "endOffsetMs": …}`, the vinyl
+// format's `end` and `endOffsetMs`) gives the end, and Gramophone writes it so nothing is lost.
+extension HARFormat {
+    /// Chrome's field for the messages, and Gramophone's for what Chrome leaves out.
+    static let messagesKey = "_webSocketMessages"
+    static let conversationEndKey = "_gramophoneWebSocket"
+    /// The end of a conversation whose file does not say how it closed.
+    static let unrecordedEnd = WebSocketConversation.End.stopped("HAR, which does not record the close")
+
+    /// Whether the entry answered `status` is a WebSocket handshake whose conversation HAR
+    /// holds: a 101 Chrome marks as a WebSocket, or any answer with messages after it. A
+    /// handshake the server refused (Chrome marks a 403 as a WebSocket too) stays an answer.
+    static func holdsConversation(_ entry: JSONValue, status: Int) -> Bool {
+        switch entry[messagesKey] {
+        case .array(let messages)?: return status == 101 || !messages.isEmpty
+        case nil, .null?: return status == 101 && entry["_resourceType"]?.stringValue == "websocket"
+        default: return true  // not a list: reading it says where
+        }
+    }
+
+    /// The entry's conversation: its messages in file order, timed from `startedDateTime`.
+    static func decodeConversation(_ entry: JSONValue, path: DecodingPath, issues: inout [VinylIssue]) throws -> WebSocketConversation {
+        let messagesPath = path.key(messagesKey)
+        var items: [JSONValue] = []
+        switch entry[messagesKey] {
+        case nil, .null?: break
+        case .array(let list)?: items = list
+        case let other?:
+            throw StructureError(path: messagesPath, problem: "expected an array, found \(other.kindName)", fix: "List the messages as [{\"type\": \"send\", \"time\": …, \"opcode\": 1, \"data\": …}]")
+        }
+        // Chrome's `time` is seconds since 1970; the vinyl keeps seconds since the connection
+        // opened. Without a start date, the first message's time stands in for it.
+        var start = entry["startedDateTime"]?.stringValue.flatMap(ISO8601.parse)?.timeIntervalSince1970
+        var messages: [WebSocketMessage] = []
+        var previous: TimeInterval = 0
+        var reordered = 0
+        var late = 0
+        for (index, item) in items.enumerated() {
+            let itemPath = messagesPath.index(index)
+            _ = try item.members(at: itemPath)
+            let type = try item.optionalString("type", at: itemPath)
+            let direction: WebSocketMessage.Direction
+            switch type {
+            case "send": direction = .sent
+            case "receive": direction = .received
+            default:
+                issues.append(
+                    VinylIssue(
+                        place: itemPath.key("type").place, problem: type.map { "\"\($0)\" is not a direction" } ?? "missing \"type\"",
+                        served: "the message is left out of the replay", fix: "Say who sent it: \"send\" (the client) or \"receive\" (the server)"))
+                continue
+            }
+            let opcode = try (item["opcode"] ?? .number("1")).int(at: itemPath.key("opcode"))
+            let data = try item.optionalString("data", at: itemPath) ?? ""
+            let kind: WebSocketMessage.Kind
+            let payload: Data
+            switch opcode {
+            case 1:
+                kind = .text
+                payload = Data(data.utf8)
+            case 2:
+                kind = .binary
+                guard let bytes = Data(base64Encoded: data.filter { $0 != "\n" && $0 != "\r" }) else {
+                    throw StructureError(path: itemPath.key("data"), problem: "a binary message (opcode 2) is not valid base64", fix: "Store a binary message's bytes as base64")
+                }
+                payload = bytes
+            default:
+                issues.append(
+                    VinylIssue(
+                        place: itemPath.key("opcode").place, problem: "opcode \(opcode) is \(frameName(opcode)), not a text (1) or binary (2) message",
+                        served: "the frame is left out of the replay",
+                        fix: "Remove the frame; give a close as \"\(conversationEndKey)\": {\"end\": {\"closedBy\": \"server\", \"code\": 1000}} on the entry"))
+                continue
+            }
+            var offset = previous
+            if let time = item["time"], time != .null {
+                let seconds = try time.double(at: itemPath.key("time"))
+                guard GramophoneFormat.dateRange.contains(seconds) else {
+                    throw StructureError(
+                        path: itemPath.key("time"), problem: "\(seconds) is not a time in seconds since 1970",
+                        fix: "Give the time the message crossed in seconds since 1970, as Chrome does")
+                }
+                if start == nil { start = seconds }
+                // To the microsecond, as Chrome writes it and Gramophone writes it back.
+                let since = ((seconds - (start ?? seconds)) * 1_000_000).rounded() / 1_000_000
+                if since < previous {
+                    reordered += 1
+                } else if since > GramophoneFormat.maximumDuration {
+                    late += 1
+                    offset = max(previous, GramophoneFormat.maximumDuration)
+                } else {
+                    offset = since
+                }
+            }
+            previous = offset
+            messages.append(WebSocketMessage(direction: direction, kind: kind, payload: payload, offset: offset))
+        }
+        if reordered > 0 {
+            issues.append(
+                VinylIssue(
+                    place: messagesPath.place,
+                    problem: "\(reordered) message time\(reordered == 1 ? " is" : "s are") before the entry's startedDateTime or the message before",
+                    served: "each is replayed right after the message before it, in file order",
+                    fix: "Give each message its time in seconds since 1970, in order, after startedDateTime"))
+        }
+        if late > 0 {
+            issues.append(
+                VinylIssue(
+                    place: messagesPath.place,
+                    problem: "\(late) message time\(late == 1 ? " is" : "s are") more than a day after the entry's startedDateTime",
+                    served: "each is replayed a day after the connection opened",
+                    fix: "Split the conversation, or give the times in seconds since 1970 from startedDateTime on"))
+        }
+        guard let saved = entry[conversationEndKey], saved != .null else {
+            issues.append(
+                VinylIssue(
+                    place: path.place, problem: "HAR does not record how the WebSocket connection closed",
+                    served: "replayed as a connection that stays open and quiet after its last message, until the code cancels it",
+                    fix: "Add \"\(conversationEndKey)\": {\"end\": {\"closedBy\": \"server\", \"code\": 1000, \"reason\": \"\"}} to the entry to replay a close"))
+            return WebSocketConversation(messages: messages, end: unrecordedEnd)
+        }
+        let savedPath = path.key(conversationEndKey)
+        _ = try saved.members(at: savedPath)
+        let end = try WebSocketCoding.decodeEnd(saved["end"], path: savedPath.key("end"))
+        var endOffset = previous
+        if let milliseconds = saved["endOffsetMs"], milliseconds != .null {
+            // To the microsecond, as the messages: a hair before the last one is at it.
+            let seconds = (try milliseconds.double(at: savedPath.key("endOffsetMs")) * 1000).rounded() / 1_000_000
+            guard seconds >= previous - 0.000_001, seconds <= GramophoneFormat.maximumDuration else {
+                throw StructureError(
+                    path: savedPath.key("endOffsetMs"), problem: "\(seconds * 1000) ms is before the last message or past a day",
+                    fix: "Give the milliseconds from startedDateTime to the end, after the last message")
+            }
+            endOffset = max(previous, seconds)
+        }
+        return WebSocketConversation(messages: messages, end: end, endOffset: endOffset)
+    }
+
+    private static func frameName(_ opcode: Int) -> String {
+        switch opcode {
+        case 0: return "a continuation frame"
+        case 8: return "a close frame"
+        case 9: return "a ping"
+        case 10: return "a pong"
+        case -1: return "Chrome's record of a WebSocket error"
+        default: return "not a WebSocket message"
+        }
+    }
+
+    /// The entry members that hold `conversation`: Chrome's, and the end Chrome has no field for.
+    static func encodeConversation(_ conversation: WebSocketConversation, startedDateTime: String) -> [(key: String, value: JSONValue)] {
+        // From the date as written, to the millisecond, so the times read back to the same offsets.
+        let start = ISO8601.parse(startedDateTime)?.timeIntervalSince1970 ?? 0
+        let messages: [JSONValue] = conversation.messages.map { message in
+            .object([
+                ("type", .string(message.direction == .sent ? "send" : "receive")),
+                // The offset to the microsecond first: a sum near 2e9 s holds no finer.
+                ("time", .number(GramophoneFormat.formatSeconds(start + (message.offset * 1_000_000).rounded() / 1_000_000))),
+                ("opcode", .number(message.kind == .text ? "1" : "2")),
+                (
+                    "data",
+                    .string(message.kind == .text ? String(decoding: message.payload, as: UTF8.self) : message.payload.base64EncodedString())
+                ),
+            ])
+        }
+        return [
+            ("_resourceType", .string("websocket")),
+            (messagesKey, .array(messages)),
+            (
+                conversationEndKey,
+                .object([
+                    ("end", WebSocketCoding.encodeEnd(conversation.end)),
+                    ("endOffsetMs", .number(GramophoneFormat.formatSeconds(conversation.endOffset * 1000))),
+                ])
+            ),
+        ]
+    }
+}
