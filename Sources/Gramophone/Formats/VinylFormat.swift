@@ -31,15 +31,19 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
     package var isWritable: Bool { self != .vcr }
 
     /// Whether a file of this format holds every track of `vinyl` as recorded: DVR cassettes
-    /// and HAR files have no place for a streamed response's chunks and timing.
+    /// and HAR files have no place for a streamed response's chunks and timing, DVR cassettes
+    /// and property lists none for a WebSocket conversation.
     package func canHold(_ vinyl: Vinyl) -> Bool {
+        // DVR and HAR have no place for a stream's chunks; DVR and plist none for a WebSocket
+        // conversation (HAR keeps it as Chrome's `_webSocketMessages`).
+        let holdsStreams = self == .gramophone || self == .plist
+        let holdsConversations = self == .gramophone || self == .har
         switch self {
-        case .gramophone, .plist: return true
         case .vcr: return false
-        case .dvr, .har:
+        case .gramophone, .plist, .dvr, .har:
             return !vinyl.tracks.contains { track in
-                if case .response(let response) = track.outcome { return response.stream != nil }
-                return false
+                guard case .response(let response) = track.outcome else { return false }
+                return (response.stream != nil && !holdsStreams) || (response.conversation != nil && !holdsConversations)
             }
         }
     }

@@ -188,6 +188,32 @@ struct ConcurrentSaveTests {
     }
 }
 
+extension ConcurrentSaveTests {
+    @Test(arguments: [VinylFormat.dvr, .plist])
+    func aConversationRecordedIntoAFormatWithoutOneConvertsItAndKeepsTheOriginal(format: VinylFormat) async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("cassette.json")
+        let existing = Track(request: Track.Request(url: URL(string: "https://api.example.com/old")!), outcome: .text("from before"), recordedAt: Date())
+        try Vinyl(name: "cassette", tracks: [existing]).write(to: file, format: format)
+        let original = try Data(contentsOf: file)
+
+        let turntable = try Turntable(vinylNamed: "cassette", from: .folder(folder), recording: Lines().recording(.newEpisodes))
+        // As a live conversation ends (WebSocketRecordingTests records them through the trait's client).
+        let conversation = WebSocketConversation(messages: [.sent(.text("hi")), .received(.text("hello"))], end: .closed(code: 1000, by: .sent))
+        let recorded = Track(request: Track.Request(url: URL(string: "wss://chat.example.com/socket")!), outcome: .response(.webSocket(conversation)))
+        turntable.keepRecordedConversation(recorded, with: try #require(turntable.recorder))
+        let report = try #require(try turntable.eject())
+
+        let kept = folder.appendingPathComponent("cassette.json.\(format)-original")
+        #expect(try Data(contentsOf: kept) == original, "the original is kept where the report says")
+        #expect(report.convertedFrom == format && report.format == .gramophone, "\(report)")
+        let written = try Vinyl(contentsOf: file)
+        #expect(written.tracks.count == 2)
+        #expect(written.tracks.contains { $0.response?.conversation == conversation })
+    }
+}
+
 /// A `GramophoneWriterProbe --record` child that waits, after recording, until it is released.
 final class HeldProbe: Sendable {
     struct Result: Sendable {
