@@ -191,7 +191,7 @@ case "websocket":
         : try await Task.detached { try await webSocketConversations(count, pushes: pushes, baseline: baseline) }.value
     times.sort()
     let median = times[times.count / 2]
-    print("websocket \(pushes ? "pushes" : "exchange")\(baseline ? " baseline" : ""): \(crossed) messages a conversation, median \(String(format: "%.1f", median)) µs "
+    print("websocket \(pushes ? "pushes" : "exchange")\(baseline ? " baseline" : "")\(flags.contains("main") ? " from the main actor" : ""): \(crossed) messages a conversation, median \(String(format: "%.1f", median)) µs "
         + "(\(String(format: "%.0f", median * 1000 / Double(max(crossed, 1)))) ns a message) over \(count) conversations")
 default:
     FileHandle.standardError.write(Data("usage: GramophoneBenchDriver memory | replay N | lookup N SIZE | load | record N ROUNDS [flags] | stream N [lines|events|chunks|bytes|baseline|floor] [main] | websocket N [exchange|pushes] [baseline] [main]\n".utf8))
