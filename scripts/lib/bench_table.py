@@ -3,8 +3,9 @@
 Usage: bench_table.py RAW_OUTPUT MEMORY_JSON [PAIRED_RECORDING_JSON]
 Times are medians unless said (under 10 µs in nanoseconds), allocations are mallocs per operation
 (median). Each benchmark is set against its baseline from the same run; benchmark 8 (issue 20's
-table of the peers) gets a table of its own with the ratios between its rows, and benchmark 9
-(issue 16's stream replay) a line with its goal.
+table of the peers) gets a table of its own with the ratios between its rows, benchmark 9
+(issue 16's stream replay) a line with its goal, and benchmark 10 (issue 39's WebSocket
+conversations) a table per message.
 """
 import json
 import re
@@ -21,7 +22,7 @@ def parse(path):
         if not line.strip():
             continue
         if line[0] not in "│╒╞├╘=" and not line.startswith(("Build", "[", "Running", "Benchmark", "Host", "Warning")):
-            if re.match(r"^\d ", line):
+            if re.match(r"^\d+ ", line):
                 current = line.strip()
                 results[current] = {}
             continue
@@ -50,6 +51,12 @@ STREAM_REPLAY = "9 stream replay: 1,000 events through bytes(for:), read as line
 STREAM_BASELINE = "9 stream baseline: the same bytes from one Data, split into lines"
 STREAM_FLOOR = "9 stream floor: the same bytes from one Data, split in its buffer"
 STREAM_MAIN = "9 stream replay: 1,000 events through bytes(for:), read as lines from the main actor"
+WS_MESSAGES = 1000
+WS_EXCHANGE = "10 websocket replay: 1,000 messages, 500 sent each answered"
+WS_EXCHANGE_MAIN = "10 websocket replay: 1,000 messages, 500 sent each answered, from the main actor"
+WS_EXCHANGE_BASELINE = "10 websocket baseline: 1,000 messages, 500 sent each answered, from an array"
+WS_PUSHES = "10 websocket replay: 1,000 server pushes"
+WS_PUSHES_BASELINE = "10 websocket baseline: 1,000 server pushes, from an array"
 
 
 def fmt_time(us):
@@ -82,10 +89,12 @@ def main():
         "6 load": "6 baseline: JSONSerialization parse",
         "7 record": "7 baseline: plain URLSession, 200 requests",
         "9 stream replay": STREAM_BASELINE,
+        WS_EXCHANGE: WS_EXCHANGE_BASELINE,
+        WS_PUSHES: WS_PUSHES_BASELINE,
     }
     print("| benchmark | p50 | p90 | p99 | mallocs (p50) | samples | against baseline (p50) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")
-    for name in sorted(results, key=lambda n: (n[0], "baseline" not in n, n)):
+    for name in sorted(results, key=lambda n: (int(n.split()[0]), "baseline" not in n, n)):
         t = results[name].get("time")
         m = results[name].get("malloc")
         if not t:
@@ -100,6 +109,7 @@ def main():
               f"{m['p50']:,.0f} | {t['samples']} | {ratio} |" if m else f"| {name} | {fmt_time(t['p50'])} | | | | | {ratio} |")
     peers_table(results, med)
     stream_goal(med)
+    websocket_table(med)
     if paired:
         print()
         print(f"| 7 paired: {paired['requests']} requests, {paired['rounds']} rounds side by side | plain URLSession | recording + eject | eject | recording / plain (median of rounds) |")
@@ -139,6 +149,30 @@ def stream_goal(med):
     floor, main = med(STREAM_FLOOR), med(STREAM_MAIN)
     print(f"| one run | {cell(STREAM_REPLAY)} | {cell(STREAM_BASELINE)} | {replay / baseline:.2f}× ({'met' if replay / baseline <= 2 else 'not met'}) | "
           f"{cell(STREAM_FLOOR)} | {f'{replay / floor:.1f}×' if floor else ''} | {cell(STREAM_MAIN)} | {f'{main / replay:.2f}×' if main else ''} |")
+
+
+def websocket_table(med):
+    """Issue 39: each 1,000-message conversation per message, beside the same messages handed out
+    from an array by a hand-written fake in the same run."""
+    if med(WS_EXCHANGE) is None and med(WS_PUSHES) is None:
+        return
+    def cell(name):
+        t, m = med(name), med(name, "malloc")
+        if t is None:
+            return ""
+        # µs per conversation → ns per message; mallocs per conversation → per message.
+        ns = t * 1000 / WS_MESSAGES
+        return f"{ns:,.0f} ns ({m / WS_MESSAGES:,.1f})" if m is not None else f"{ns:,.0f} ns"
+    print()
+    print("| 10: 1,000-message WebSocket conversation, per message, median (mallocs) | replay | baseline: fake from an array | replay ÷ baseline |")
+    print("| --- | ---: | ---: | ---: |")
+    for label, replay, baseline in [("500 sent, each answered", WS_EXCHANGE, WS_EXCHANGE_BASELINE),
+                                    ("500 sent, each answered, from the main actor", WS_EXCHANGE_MAIN, WS_EXCHANGE_BASELINE),
+                                    ("1,000 server pushes", WS_PUSHES, WS_PUSHES_BASELINE)]:
+        a, b = med(replay), med(baseline)
+        if a is None:
+            continue
+        print(f"| {label} | {cell(replay)} | {cell(baseline)} | {f'{a / b:,.1f}×' if b else ''} |")
 
 
 def peers_table(results, med):

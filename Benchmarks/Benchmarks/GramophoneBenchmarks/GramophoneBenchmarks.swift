@@ -6,7 +6,7 @@ import FoundationNetworking
 import BenchFixtures
 import Gramophone
 
-// Benchmarks of issues 8, 16 and 20. Names start with the benchmark's number so `scripts/bench` can
+// Benchmarks of issues 8, 16, 20 and 39. Names start with the benchmark's number so `scripts/bench` can
 // pair each with its baseline; BENCHMARKS.md explains what each one measures.
 
 /// Fast paths: many samples, wall clock and allocations per request.
@@ -229,4 +229,8 @@ let benchmarks: @Sendable () -> Void = {
     // 9: replaying a recorded 1,000-event stream at once, against the same bytes in one Data
     // (issue 16; StreamBenchmarks.swift).
     streamBenchmarks()
+
+    // 10: replaying a recorded 1,000-message WebSocket conversation at once, against the same
+    // messages from an array (issue 39; WebSocketBenchmarks.swift).
+    webSocketBenchmarks()
 }

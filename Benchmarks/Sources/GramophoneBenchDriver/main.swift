@@ -20,6 +20,12 @@ import HeapStats
 //                                     (or events, chunks, byte by byte; or the baseline's or floor's split of one Data),
 //                                     off the main actor (or on it, with main), then the median
 //                                     µs per replay (for callgrind and timing)
+// GramophoneBenchDriver websocket N [exchange|pushes] [baseline] [main]
+//                                     N conversations of benchmark 10's 1,000 WebSocket messages
+//                                     replayed through Turntable.webSocketTask (or, with baseline,
+//                                     handed out by the ArrayWebSocket fake), off the main actor (or
+//                                     on it, with main), then the median µs per conversation
+//                                     (for callgrind, perf and timing)
 
 func heap() -> Int { Int(heap_stats_in_use()) }
 
@@ -48,6 +54,25 @@ nonisolated(nonsending) func streamReplays(_ count: Int, _ mode: String, _ turnt
         times.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
     }
     return (times, read)
+}
+
+/// `count` conversations of benchmark 10, each timed in µs; on the main actor or on the caller's
+/// executor (`nonisolated(nonsending)`).
+nonisolated(nonsending) func webSocketConversations(_ count: Int, pushes: Bool, baseline: Bool) async throws -> (times: [Double], crossed: Int) {
+    let turntable = WebSocketFixture.turntable(pushes ? WebSocketFixture.pushes : WebSocketFixture.exchange)
+    var times: [Double] = []
+    var crossed = 0
+    for _ in 0..<count {
+        let start = ContinuousClock.now
+        let socket: any WebSocketTask =
+            baseline
+            ? ArrayWebSocket(incoming: pushes ? WebSocketFixture.pushMessages : WebSocketFixture.answers, expected: pushes ? [] : WebSocketFixture.calls)
+            : turntable.webSocketTask(with: WebSocketFixture.request)
+        crossed = pushes ? try await WebSocketFixture.listen(socket) : try await WebSocketFixture.converse(socket)
+        let elapsed = ContinuousClock.now - start
+        times.append(Double(elapsed.components.seconds) * 1e6 + Double(elapsed.components.attoseconds) / 1e12)
+    }
+    return (times, crossed)
 }
 
 let arguments = CommandLine.arguments.dropFirst()
@@ -157,7 +182,18 @@ case "stream":
         : try await Task.detached { try await streamReplays(count, mode, turntable) }.value
     times.sort()
     print("stream \(mode): \(read) items a replay, median \(String(format: "%.1f", times[times.count / 2])) µs over \(count) replays")
+case "websocket":
+    let count = Int(arguments.dropFirst().first ?? "") ?? 1_000
+    let flags = Set(arguments.dropFirst(2))
+    let pushes = flags.contains("pushes")
+    let baseline = flags.contains("baseline")
+    var (times, crossed) = flags.contains("main") ? try await webSocketConversations(count, pushes: pushes, baseline: baseline)
+        : try await Task.detached { try await webSocketConversations(count, pushes: pushes, baseline: baseline) }.value
+    times.sort()
+    let median = times[times.count / 2]
+    print("websocket \(pushes ? "pushes" : "exchange")\(baseline ? " baseline" : "")\(flags.contains("main") ? " from the main actor" : ""): \(crossed) messages a conversation, median \(String(format: "%.1f", median)) µs "
+        + "(\(String(format: "%.0f", median * 1000 / Double(max(crossed, 1)))) ns a message) over \(count) conversations")
 default:
-    FileHandle.standardError.write(Data("usage: GramophoneBenchDriver memory | replay N | lookup N SIZE | load | record N ROUNDS [flags] | stream N [lines|events|chunks|bytes|baseline|floor] [main]\n".utf8))
+    FileHandle.standardError.write(Data("usage: GramophoneBenchDriver memory | replay N | lookup N SIZE | load | record N ROUNDS [flags] | stream N [lines|events|chunks|bytes|baseline|floor] [main] | websocket N [exchange|pushes] [baseline] [main]\n".utf8))
     exit(2)
 }

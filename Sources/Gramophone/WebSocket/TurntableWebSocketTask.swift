@@ -26,8 +26,10 @@ final class TurntableWebSocketTask: WebSocketTask {
         var phase = Phase.suspended
         /// Sends and pings made before the connection opened, run in order once it has.
         var pending: [@Sendable (TurntableWebSocketTask) -> Void] = []
-        /// Server messages due but not yet received.
+        /// Server messages due but not yet received: `inbox[inboxHead...]`. Read from an index, as
+        /// `removeFirst()` moves every message behind the first: quadratic for a burst of pushes.
         var inbox: [Message] = []
+        var inboxHead = 0
         /// Receives waiting for a message, oldest first.
         var receivers: [Receiver] = []
         /// What every operation gets once the inbox is empty and the connection has ended: the
@@ -43,6 +45,11 @@ final class TurntableWebSocketTask: WebSocketTask {
         /// The driver, waiting until the client has sent `gate` messages.
         var gateWaiter: (gate: Int, continuation: CheckedContinuation<ContinuousClock.Instant?, Never>)?
         var driver: Task<Void, Never>?
+        /// Set when every message is due as soon as its gate is met (`.immediate`): no driver then;
+        /// the opening and each matched send hand over what they make due, from `nextStep` on.
+        var playsAtOnce = false
+        var nextStep = 0
+        var conversationEnd = WebSocketConversation.End.cancelled
         var closeCode = 0
         var closeReason: Data?
         /// Set when the handshake went to the real network (TurntableWebSocketTask+Live.swift).
@@ -125,16 +132,22 @@ final class TurntableWebSocketTask: WebSocketTask {
     /// Opens the connection on `conversation` and starts delivering the server's side of it.
     private func play(_ conversation: WebSocketConversation, handshake: Track.Request, scale: (TimeInterval) -> TimeInterval) {
         let schedule = ConversationSchedule(conversation, scale: scale)
+        // With no wait anywhere, a driver task would only hand each message from one thread to
+        // another (two task switches a message: benchmark 10 in BENCHMARKS.md).
+        let atOnce = schedule.steps.allSatisfy { $0.delay == 0 }
         let pending = state.withLock { state -> [@Sendable (TurntableWebSocketTask) -> Void] in
             guard state.phase == .opening else { return [] }
             state.phase = .open
             state.schedule = schedule
             state.handshake = handshake
             state.openedAt = .now
-            state.driver = Task { await self.drive(schedule, end: conversation.end) }
+            state.conversationEnd = conversation.end
+            state.playsAtOnce = atOnce
+            if !atOnce { state.driver = Task { await self.drive(schedule, end: conversation.end) } }
             defer { state.pending = [] }
             return state.pending
         }
+        if atOnce { handOverDue() }
         for operation in pending { operation(self) }
     }
 
@@ -166,15 +179,43 @@ final class TurntableWebSocketTask: WebSocketTask {
             if let message = step.message {
                 deliver(message.taskMessage)
             } else {
-                switch end {
-                case .closed(let code, let reason, _): self.end(with: POSIXError(.ENOTCONN), closeCode: code, reason: reason)
-                case .failed(let failure): self.end(with: failure.makeError(for: request.url))
-                case .cancelled, .stopped: break
-                }
+                finish(as: end)
                 return
             }
             last = .now
         }
+    }
+
+    /// Ends the connection as the recording did: the server's close, or the error it broke off with.
+    private func finish(as end: WebSocketConversation.End) {
+        switch end {
+        case .closed(let code, let reason, _): self.end(with: POSIXError(.ENOTCONN), closeCode: code, reason: reason)
+        case .failed(let failure): self.end(with: failure.makeError(for: request.url))
+        case .cancelled, .stopped: break
+        }
+    }
+
+    /// A conversation played at once: hands over the server messages whose gate the client has
+    /// met, in order, and the server's end after them. Taken off the schedule and paired with
+    /// waiting receives under one lock, so sends racing each other cannot reorder them.
+    private func handOverDue() {
+        let (handed, ending) = state.withLock { state -> ([(Receiver, Message)], WebSocketConversation.End?) in
+            var handed: [(Receiver, Message)] = []
+            guard state.phase == .open, state.playsAtOnce else { return (handed, nil) }
+            while state.nextStep < state.schedule.steps.count, state.schedule.steps[state.nextStep].gate <= state.sentTimes.count {
+                let step = state.schedule.steps[state.nextStep]
+                state.nextStep += 1
+                guard let message = step.message?.taskMessage else { return (handed, state.conversationEnd) }
+                if state.receivers.isEmpty {
+                    state.inbox.append(message)
+                } else {
+                    handed.append((state.receivers.removeFirst(), message))
+                }
+            }
+            return (handed, nil)
+        }
+        for (receiver, message) in handed { receiver(.success(message)) }
+        if let ending { finish(as: ending) }
     }
 
     /// Waits until the client has sent `gate` messages; the time the last of them was sent (the
@@ -286,6 +327,7 @@ final class TurntableWebSocketTask: WebSocketTask {
         case .failed(let error): completionHandler(error)
         case .matched(let waiter, let time):
             waiter?.resume(returning: time)
+            handOverDue()
             completionHandler(nil)
         case .miss(let miss, let handshake, let differences):
             let error = turntable.conversationMissed(miss, handshake: handshake, differences: differences)
@@ -303,7 +345,7 @@ final class TurntableWebSocketTask: WebSocketTask {
 
     func receive(completionHandler: @escaping Receiver) {
         let outcome = state.withLock { state -> Result<Message, any Error>? in
-            if !state.inbox.isEmpty { return .success(state.inbox.removeFirst()) }
+            if let message = state.takeFromInbox() { return .success(message) }
             if state.phase == .ended { return .failure(state.failure ?? POSIXError(.ENOTCONN)) }
             state.receivers.append(completionHandler)
             return nil
@@ -312,7 +354,10 @@ final class TurntableWebSocketTask: WebSocketTask {
     }
 
     nonisolated(nonsending) func receive() async throws -> Message {
-        try await withCheckedThrowingContinuation { continuation in
+        // A message already due needs no continuation (two allocations and a suspension each).
+        // The inbox is empty while completion handlers wait, so this cannot jump ahead of them.
+        if let message = state.withLock({ $0.takeFromInbox() }) { return message }
+        return try await withCheckedThrowingContinuation { continuation in
             receive { continuation.resume(with: $0) }
         }
     }
@@ -354,6 +399,25 @@ final class TurntableWebSocketTask: WebSocketTask {
     var closeReason: Data? { state.withLock { $0.closeReason } }
 }
 
+extension TurntableWebSocketTask.State {
+    /// The oldest message not yet received, if any.
+    mutating func takeFromInbox() -> URLSessionWebSocketTask.Message? {
+        guard inboxHead < inbox.count else { return nil }
+        let message = inbox[inboxHead]
+        inboxHead += 1
+        // Drop what was read once all of it has been, or once it is most of the array (so a
+        // client that never catches up does not keep every message).
+        if inboxHead == inbox.count {
+            inbox.removeAll(keepingCapacity: true)
+            inboxHead = 0
+        } else if inboxHead >= 64, inboxHead * 2 >= inbox.count {
+            inbox.removeFirst(inboxHead)
+            inboxHead = 0
+        }
+        return message
+    }
+}
+
 extension WebSocketMessage {
     /// The message as `URLSessionWebSocketTask` delivers it.
     var taskMessage: URLSessionWebSocketTask.Message {
@@ -366,7 +430,10 @@ extension WebSocketMessage {
     /// A message the client sends, as the recording has it.
     init(_ message: URLSessionWebSocketTask.Message, direction: Direction = .sent, offset: TimeInterval = 0) {
         switch message {
-        case .string(let text): self.init(direction: direction, kind: .text, payload: Data(text.utf8), offset: offset)
+        case .string(var text):
+            // Copied from the String's UTF-8 buffer: `Data(text.utf8)` takes Data's generic
+            // sequence path, which casts dynamically first (a tenth of a replayed exchange's CPU).
+            self.init(direction: direction, kind: .text, payload: text.withUTF8 { Data(buffer: $0) }, offset: offset)
         case .data(let data): self.init(direction: direction, kind: .binary, payload: data, offset: offset)
         @unknown default: self.init(direction: direction, kind: .binary, payload: Data(), offset: offset)
         }
