@@ -303,15 +303,6 @@ import FoundationNetworking
         (#"[{"type": "send", "time": "soon", "data": "a"}]"#, "log.entries[0]._webSocketMessages[0].time", "expected a number"),
     ])
     func malformedMessagesAreRefusedWithTheirPlace(messages: String, place: String, problem: String) {
-        do {
-            _ = try Self.read(Self.entry(messages: messages))
-            Issue.record("read malformed messages")
-        } catch let error as VinylError {
-            #expect(error.kind == .malformed)
-            #expect(error.place == place)
-            #expect(error.problem.contains(problem), "\(error.problem)")
-        } catch {
-            Issue.record("unexpected \(error)")
-        }
+        expectMalformed(place: place, problem: problem) { _ = try Self.read(Self.entry(messages: messages)) }
     }
 }

@@ -134,3 +134,17 @@ enum FormatFiles {
         TestFiles.fixtures.deletingLastPathComponent().appendingPathComponent(path)
     }
 }
+
+/// Expects `read` to refuse its input as malformed, naming `place` and saying `problem`.
+func expectMalformed(place: String, problem: String, sourceLocation: SourceLocation = #_sourceLocation, _ read: () throws -> Void) {
+    do {
+        try read()
+        Issue.record("read malformed input", sourceLocation: sourceLocation)
+    } catch let error as VinylError {
+        #expect(error.kind == .malformed, sourceLocation: sourceLocation)
+        #expect(error.place == place, sourceLocation: sourceLocation)
+        #expect(error.problem.contains(problem), "\(error.problem)", sourceLocation: sourceLocation)
+    } catch {
+        Issue.record("unexpected \(error)", sourceLocation: sourceLocation)
+    }
+}

@@ -84,16 +84,7 @@ import Testing
     ])
     func malformedConversationsAreRefusedWithTheirPlace(webSocket: String, place: String, problem: String) {
         let json = #"{"tracks": [{"request": {"url": "ws://localhost/echo"}, "response": {"status": 101, "webSocket": "# + webSocket + "}}]}"
-        do {
-            _ = try Vinyl(data: Data(json.utf8), name: "bad", format: .gramophone, file: "bad.json")
-            Issue.record("read a malformed conversation")
-        } catch let error as VinylError {
-            #expect(error.kind == .malformed)
-            #expect(error.place == place)
-            #expect(error.problem.contains(problem), "\(error.problem)")
-        } catch {
-            Issue.record("unexpected \(error)")
-        }
+        expectMalformed(place: place, problem: problem) { _ = try Vinyl(data: Data(json.utf8), name: "bad", format: .gramophone, file: "bad.json") }
     }
 
     // HAR holds conversations as Chrome's `_webSocketMessages` (HARWebSocketTests).
