@@ -5,7 +5,8 @@ import Foundation
 /// The properties of the writers: a vinyl written in any writable format is detected as that
 /// format and reads back as the same vinyl, modulo only the normalisations Gramophone.docc/FormatsAndTheCLI.md
 /// lists ("What a rewrite keeps"); a vinyl whose headers hold a line break or NUL is refused
-/// with a `VinylError` naming the header, in every format.
+/// with a `VinylError` naming the header, in every format, and one holding a WebSocket
+/// conversation is refused as DVR or plist, which have no place for it.
 enum FuzzWriters {
     static func check(_ vinyl: Vinyl, formats: [VinylFormat] = VinylFormat.allCases.filter(\.isWritable)) {
         let unsafe = vinyl.tracks.contains { track in
@@ -18,9 +19,14 @@ enum FuzzWriters {
             do {
                 data = try vinyl.encoded(as: format)
             } catch let error as VinylError {
-                guard unsafe, error.kind == .unwritable, let place = error.place, place.hasPrefix(format.place(ofTrack: 0).prefix(while: { $0 != "[" })),
-                    place.contains(".headers \"")
-                else {
+                let refusedHeader =
+                    unsafe && error.kind == .unwritable
+                    && error.place.map { $0.hasPrefix(format.place(ofTrack: 0).prefix(while: { $0 != "[" })) && $0.contains(".headers \"") } == true
+                // DVR and plist have no place for a WebSocket conversation: refused, never dropped.
+                let refusedConversation =
+                    (format == .dvr || format == .plist) && error.kind == .unwritable && error.problem.contains("WebSocket conversation")
+                    && vinyl.tracks.contains { $0.response?.conversation != nil }
+                guard refusedHeader || refusedConversation else {
                     fuzzFailure("writing as \(format) failed: \(error)")
                 }
                 continue
