@@ -59,6 +59,26 @@ final class SessionTaskCore: @unchecked Sendable {
         set { withLock { $0.priority = newValue } }
     }
 
+    /// A core whose completion handler gets the outcome of `work` once (or the cancellation);
+    /// `afterwards` runs with a successful outcome once the handler returned.
+    static func handing<Value>(
+        request: URLRequest, to completionHandler: @escaping @Sendable (Value?, URLResponse?, (any Error)?) -> Void,
+        work: @escaping @Sendable () async throws -> (Value, URLResponse), afterwards: @escaping @Sendable (Value) -> Void = { _ in }
+    ) -> SessionTaskCore {
+        let fail: @Sendable (SessionTaskCore, any Error) -> Void = { core, error in
+            if core.finish(response: nil, error: error) { completionHandler(nil, nil, error) }
+        }
+        return SessionTaskCore(request: request, fail: fail) { core in
+            do {
+                let (value, response) = try await work()
+                if core.finish(response: response, error: nil) { completionHandler(value, response, nil) }
+                afterwards(value)
+            } catch {
+                fail(core, error)
+            }
+        }
+    }
+
     /// Starts the work once; later calls, and calls after `cancel()`, do nothing.
     func resume() {
         withLock { state in
@@ -131,23 +151,13 @@ final class SessionUploadTask: URLSessionUploadTask, SessionTaskMaking, @uncheck
     @available(*, deprecated, message: "made through SessionTaskMaking.make(core:)")
     static func make(core: SessionTaskCore) -> Self { Self(core: core) }
 
-    /// A task whose handler gets the outcome of `upload`, once.
+    /// A task whose handler gets the outcome of `upload`, once. (The overrides below repeat
+    /// SessionDownloadTask's: the two have different Foundation superclasses.)
     static func make(
         request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void,
         upload: @escaping @Sendable () async throws -> (Data, URLResponse)
     ) -> SessionUploadTask {
-        let fail: @Sendable (SessionTaskCore, any Error) -> Void = { core, error in
-            if core.finish(response: nil, error: error) { completionHandler(nil, nil, error) }
-        }
-        let core = SessionTaskCore(request: request, fail: fail) { core in
-            do {
-                let (body, response) = try await upload()
-                if core.finish(response: response, error: nil) { completionHandler(body, response, nil) }
-            } catch {
-                fail(core, error)
-            }
-        }
-        return making(core)
+        making(.handing(request: request, to: completionHandler, work: upload))
     }
 
     override var originalRequest: URLRequest? { core.request }
@@ -189,19 +199,7 @@ final class SessionDownloadTask: URLSessionDownloadTask, SessionTaskMaking, @unc
         request: URLRequest, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void,
         download: @escaping @Sendable () async throws -> (URL, URLResponse)
     ) -> SessionDownloadTask {
-        let fail: @Sendable (SessionTaskCore, any Error) -> Void = { core, error in
-            if core.finish(response: nil, error: error) { completionHandler(nil, nil, error) }
-        }
-        let core = SessionTaskCore(request: request, fail: fail) { core in
-            do {
-                let (file, response) = try await download()
-                if core.finish(response: response, error: nil) { completionHandler(file, response, nil) }
-                try? FileManager.default.removeItem(at: file)
-            } catch {
-                fail(core, error)
-            }
-        }
-        return making(core)
+        making(.handing(request: request, to: completionHandler, work: download) { file in try? FileManager.default.removeItem(at: file) })
     }
 
     override var originalRequest: URLRequest? { core.request }
