@@ -195,9 +195,9 @@ final class Recorder: Sendable {
                 return ledger.unwritten
             }
             guard !mine.isEmpty else { return nil }
-            let saved: Save
+            var report: RecordingReport
             do {
-                saved = try VinylLock.withLock(on: file) { try save(mine, state: &state) }
+                report = try VinylLock.withLock(on: file) { try save(mine, state: &state) }
             } catch {
                 // Put back ahead of what was recorded meanwhile.
                 ledger.withLock { $0.unwritten = mine + $0.unwritten }
@@ -207,32 +207,12 @@ final class Recorder: Sendable {
                 defer { (ledger.unreported, ledger.redacted, ledger.rewritten, ledger.stoppedAtEject) = (0, RedactedPlaces(), RedactedPlaces(), 0) }
                 return (ledger.redacted, ledger.rewritten, ledger.stoppedAtEject)
             }
-            var report = RecordingReport(file: file, tracksAdded: saved.added, trackCount: saved.trackCount, redacted: redacted.counted)
+            report.redacted = redacted.counted
             report.rewritten = rewritten.counted
             report.conversationsStoppedAtEject = stoppedAtEject
-            report.mergedCount = saved.merged
-            report.alreadyRecorded = saved.alreadyRecorded
-            report.replacedCount = saved.replaced
-            report.restoredCount = saved.restored
-            report.format = saved.format
-            report.convertedFrom = saved.convertedFrom
-            report.original = saved.original
             if !recording.isQuiet { recording.reportOutput(report.description) }
             return report
         }
-    }
-
-    /// What one save did.
-    private struct Save {
-        var added: Int
-        var trackCount: Int
-        var merged: Int
-        var alreadyRecorded: Int
-        var replaced: Int
-        var restored: Int
-        var format: VinylFormat
-        var convertedFrom: VinylFormat?
-        var original: URL?
     }
 
     /// Reads the file as it is now, merges `mine` into it and writes it; under the lock.
@@ -245,7 +225,8 @@ final class Recorder: Sendable {
     ///   recorder opened it, and older tracks of a request it recorded again: what it replaces.
     ///   Tracks recorded since this process began re-recording the file are kept, whoever
     ///   wrote them, so parallel cases re-recording one vinyl keep each other's tracks.
-    private func save(_ mine: [Track], state: inout SaveState) throws -> Save {
+    /// Returns what it did as the report says it, but for what the ledger knows (the redactions).
+    private func save(_ mine: [Track], state: inout SaveState) throws -> RecordingReport {
         let (disk, format) = try readForMerge()
         var known = Multiset(state.known)
         var replaceable = Multiset(state.replaceable)
@@ -300,9 +281,15 @@ final class Recorder: Sendable {
         state.replaceable = replaceable.elements
         let addedAsRead = try? Vinyl(data: Vinyl(name: vinyl.name, tracks: added).encoded(as: written), name: vinyl.name, format: written)
         state.written += addedAsRead?.tracks ?? added
-        return Save(
-            added: added.count, trackCount: vinyl.tracks.count, merged: foreign.count, alreadyRecorded: mine.count - added.count, replaced: replaced, restored: restored.count,
-            format: written, convertedFrom: written == format ? nil : format, original: original)
+        var report = RecordingReport(file: file, tracksAdded: added.count, trackCount: vinyl.tracks.count, redacted: [])
+        report.mergedCount = foreign.count
+        report.alreadyRecorded = mine.count - added.count
+        report.replacedCount = replaced
+        report.restoredCount = restored.count
+        report.format = written
+        report.convertedFrom = written == format ? nil : format
+        report.original = original
+        return report
     }
 
     /// The vinyl on disk now and its format; nil (and the format the extension says) when
