@@ -32,12 +32,17 @@ start_httpbin() {
   wait_for_server "$HTTPBIN_URL/get" "$HTTPBIN_PID" "$HTTPBIN_LOG" httpbin
 }
 
-stop_httpbin() {
-  if [[ -n "${HTTPBIN_PID:-}" ]]; then
-    kill "$HTTPBIN_PID" 2>/dev/null || true
-    wait "$HTTPBIN_PID" 2>/dev/null || true
-    HTTPBIN_PID=
+# Stops a server started here, if it was (an empty PID: it was not, or is stopped already).
+stop_process() {
+  if [[ -n "$1" ]]; then
+    kill "$1" 2>/dev/null || true
+    wait "$1" 2>/dev/null || true
   fi
+}
+
+stop_httpbin() {
+  stop_process "${HTTPBIN_PID:-}"
+  HTTPBIN_PID=
 }
 
 # The streaming server of our own (scripts/lib/stream_server.py), for what httpbin cannot
@@ -52,11 +57,8 @@ start_stream_server() {
 }
 
 stop_stream_server() {
-  if [[ -n "${STREAMS_PID:-}" ]]; then
-    kill "$STREAMS_PID" 2>/dev/null || true
-    wait "$STREAMS_PID" 2>/dev/null || true
-    STREAMS_PID=
-  fi
+  stop_process "${STREAMS_PID:-}"
+  STREAMS_PID=
 }
 
 # The drift server of our own (scripts/lib/drift_server.py): one small API in two versions,
@@ -72,11 +74,8 @@ start_drift_server() {
 }
 
 stop_drift_server() {
-  if [[ -n "${DRIFT_PID:-}" ]]; then
-    kill "$DRIFT_PID" 2>/dev/null || true
-    wait "$DRIFT_PID" 2>/dev/null || true
-    DRIFT_PID=
-  fi
+  stop_process "${DRIFT_PID:-}"
+  DRIFT_PID=
 }
 
 # The WebSocket server of our own (scripts/lib/websocket_server.py, Python's `websockets`):
@@ -92,9 +91,6 @@ start_websocket_server() {
 }
 
 stop_websocket_server() {
-  if [[ -n "${WEBSOCKETS_PID:-}" ]]; then
-    kill "$WEBSOCKETS_PID" 2>/dev/null || true
-    wait "$WEBSOCKETS_PID" 2>/dev/null || true
-    WEBSOCKETS_PID=
-  fi
+  stop_process "${WEBSOCKETS_PID:-}"
+  WEBSOCKETS_PID=
 }
