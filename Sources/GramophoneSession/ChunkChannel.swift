@@ -15,10 +15,26 @@ package final class ChunkSource: Sendable {
     // fallback (swiftlang/swift#86829, in 6.3 as #86852), so it is safe on every OS we support.
     private let pull: nonisolated(nonsending) @Sendable () async throws -> Data?
     private let stop: @Sendable () -> Void
+    /// When the response's headers arrived from a network, when this source knows it: a time
+    /// limit counted from the response holds though its reader comes to it late (a busy machine).
+    package let respondedAt: ContinuousClock.Instant?
+    /// The channel a network fills, when the pieces come from one: it knows when each came.
+    private let arrivals: ChunkChannel?
 
-    package init(pull: nonisolated(nonsending) @escaping @Sendable () async throws -> Data?, stop: @escaping @Sendable () -> Void = {}) {
+    package init(
+        pull: nonisolated(nonsending) @escaping @Sendable () async throws -> Data?, stop: @escaping @Sendable () -> Void = {},
+        respondedAt: ContinuousClock.Instant? = nil, arrivals: ChunkChannel? = nil
+    ) {
         self.pull = pull
         self.stop = stop
+        self.respondedAt = respondedAt
+        self.arrivals = arrivals
+    }
+
+    /// When what `next()` returned last (a piece, the end or its error) came from the network,
+    /// where this source knows it; nil elsewhere (a replay, a client library's stream).
+    package var arrivalOfLastTaken: ContinuousClock.Instant? {
+        arrivals?.arrivalOfLastTaken
     }
 
     /// The pieces of a body already at hand, then the end (or `error`).
@@ -52,12 +68,22 @@ package final class ChunkChannel: @unchecked Sendable {
     // @unchecked: every stored property is read and written under `lock`.
     private let lock = NSLock()
     private var pieces: [Data] = []
+    /// When each of `pieces` was given, and when the end was.
+    private var arrivals: [ContinuousClock.Instant] = []
     private var head = 0
     private var ending: Result<Void, any Error>?
+    private var endedAt: ContinuousClock.Instant?
+    private var lastArrival: ContinuousClock.Instant?
     private var waiter: CheckedContinuation<Data?, any Error>?
     private var cancelled = false
 
     package init() {}
+
+    /// When what the reader took last (a piece, the end or its error) was given to this channel:
+    /// the network's time for it, however late the reader came to it.
+    package var arrivalOfLastTaken: ContinuousClock.Instant? {
+        lock.withLock { lastArrival }
+    }
 
     /// Adds a piece for the reader; ignored after `finish`.
     package func yield(_ piece: Data) {
@@ -66,11 +92,13 @@ package final class ChunkChannel: @unchecked Sendable {
         guard ending == nil else { lock.unlock(); return }
         if let waiter {
             self.waiter = nil
+            lastArrival = .now
             lock.unlock()
             waiter.resume(returning: piece)
             return
         }
         pieces.append(piece)
+        arrivals.append(.now)
         lock.unlock()
     }
 
@@ -79,8 +107,10 @@ package final class ChunkChannel: @unchecked Sendable {
         lock.lock()
         guard ending == nil else { lock.unlock(); return }
         ending = error.map { .failure($0) } ?? .success(())
+        endedAt = .now
         let waiter = self.waiter
         self.waiter = nil
+        if waiter != nil { lastArrival = endedAt }
         lock.unlock()
         if let waiter {
             if let error { waiter.resume(throwing: error) } else { waiter.resume(returning: nil) }
@@ -147,13 +177,16 @@ package final class ChunkChannel: @unchecked Sendable {
         defer { lock.unlock() }
         if head < pieces.count {
             let piece = pieces[head]
+            lastArrival = arrivals[head]
             head += 1
             if head == pieces.count {
                 pieces.removeAll(keepingCapacity: true)
+                arrivals.removeAll(keepingCapacity: true)
                 head = 0
             }
             return .piece(piece)
         }
+        if ending != nil { lastArrival = endedAt }
         switch ending {
         case .none: return .wait
         case .success: return .end

@@ -11,10 +11,11 @@ import FoundationNetworking
 /// pieces begin and end, and recording a stream needs exactly that. One implementation on every
 /// platform; only how the delegate is attached differs (Gramophone.docc/Platforms.md).
 final class StreamingTask: NSObject, URLSessionDataDelegate, @unchecked Sendable {
-    // @unchecked: `response` and `waiter` are only touched under `lock`; the channel is Sendable.
+    // @unchecked: `response`, `respondedAt` and `waiter` are only touched under `lock`; the channel is Sendable.
     let channel = ChunkChannel()
     private let lock = NSLock()
     private var response: Result<URLResponse, any Error>?
+    private var respondedAt: ContinuousClock.Instant?
     private var waiter: CheckedContinuation<URLResponse, any Error>?
 
     /// URLSessionTask is not Sendable everywhere; it is thread-safe, and only resumed and cancelled here.
@@ -40,7 +41,9 @@ final class StreamingTask: NSObject, URLSessionDataDelegate, @unchecked Sendable
         } onCancel: {
             handle.task.cancel()
         }
-        let source = ChunkSource(pull: { try await streaming.channel.next() }, stop: { handle.task.cancel() })
+        let source = ChunkSource(
+            pull: { try await streaming.channel.next() }, stop: { handle.task.cancel() }, respondedAt: streaming.lock.withLock { streaming.respondedAt },
+            arrivals: streaming.channel)
         return (ResponseBytes(source), response)
     }
 
@@ -62,6 +65,7 @@ final class StreamingTask: NSObject, URLSessionDataDelegate, @unchecked Sendable
         lock.lock()
         guard response == nil else { lock.unlock(); return }
         response = result
+        respondedAt = .now
         let waiter = self.waiter
         self.waiter = nil
         lock.unlock()

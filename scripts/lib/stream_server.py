@@ -10,8 +10,9 @@ Endpoints (all HTTP/1.1 chunked; each chunk is written and flushed on its own):
   /llm                     an OpenAI-style completion: `data: {"choices":[{"delta":...}]}`
                            events, a `data: [DONE]`, and one event split across two chunks.
   /split                   three events, each cut in the middle across two chunks.
-  /forever?gap=MS          an event every MS ms (default 30) until the client goes away or
-                           30 seconds have passed (a server of ours always stops by itself).
+  /forever?gap=MS&for=S    an event every MS ms (default 30) until the client goes away or
+                           S seconds (default 30) have passed (a server of ours always stops
+                           by itself), then the end.
   /anthropic               `event: message_start` ... `event: message_stop`, then more events
                            the recorder must not wait for (it stops at message_stop).
   /broken?count=N          N events, then the connection is closed without the final chunk.
@@ -113,7 +114,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.start()
                 started = time.monotonic()
                 i = 0
-                while time.monotonic() - started < 30:
+                while time.monotonic() - started < float(query.get("for", "30")):
                     self.chunk("data: %s\n\n" % json.dumps({"tick": i}))
                     i += 1
                     time.sleep(int(query.get("gap", "30")) / 1000.0)

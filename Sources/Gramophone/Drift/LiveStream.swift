@@ -23,27 +23,26 @@ struct LiveStream {
         let limit = recorded.end.limitToReadAgain
         var watch = StreamLimitWatch(limit, eventStream: response.isEventStream)
         // The time limit runs from the response, as recording's does.
-        let timedOut = Locked(false)
-        let timer = Task {
-            guard (try? await Task.sleep(nanoseconds: UInt64(min(limit.seconds, GramophoneFormat.maximumDuration) * 1_000_000_000))) != nil else { return }
-            timedOut.withLock { $0 = true }
-            source.cancel()
-        }
-        defer { timer.cancel() }
+        let time = StreamTimeLimit(limit, from: source.respondedAt)
+        let timer = time.startTimer { source.cancel() }
+        defer { timer?.cancel() }
         var live = LiveStream(response: response, body: Data(), stream: TrackStream(chunks: [], end: .finished))
-        let timeLimit = TrackStream.End.stopped("\(GramophoneFormat.formatSeconds(limit.seconds)) seconds")
         while true {
             let piece: Data?
             do {
                 piece = try await source.next()
             } catch {
-                live.stream.end = timedOut.withLock { $0 } ? timeLimit : .failed(Track.Failure(error))
+                live.stream.end = time.isUp(at: source.arrivalOfLastTaken) ? .stopped(time.reason) : .failed(Track.Failure(error))
                 return live
             }
-            guard let piece, !timedOut.withLock({ $0 }) else {
-                if timedOut.withLock({ $0 }) { live.stream.end = timeLimit }
+            // What came after the time was up (its timer cancels the reading, but may run late)
+            // is not kept, as recording does not keep it: the time stopped the stream.
+            if time.isUp(at: source.arrivalOfLastTaken) {
+                live.stream.end = .stopped(time.reason)
+                source.cancel()
                 return live
             }
+            guard let piece else { return live }
             live.stream.chunks.append(TrackStream.Chunk(offset: ProcessInfo.processInfo.systemUptime - start, length: piece.count))
             live.body.append(piece)
             if let reason = watch.read(piece) {

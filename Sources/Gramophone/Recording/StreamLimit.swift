@@ -17,7 +17,8 @@ public struct StreamLimit: Sendable, Hashable {
     public var sentinels: [String]
     /// Stop after this many events (lines, for other text streams); nil: no count.
     public var events: Int?
-    /// Stop this many seconds after the response began (its headers arrived).
+    /// Stop this many seconds after the response began (its headers arrived): what arrives
+    /// later is not recorded, however soon or late your code reads it.
     public var seconds: TimeInterval
 
     /// A limit; each argument sets the property of the same name.

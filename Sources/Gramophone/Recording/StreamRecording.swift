@@ -71,6 +71,8 @@ final class StreamTaping: Sendable {
     private let recordedAt: Date
     private let start: TimeInterval
     private let tape: Locked<Tape>
+    /// Counted from the response, as the taping is made once it has come.
+    private let time: StreamTimeLimit
     private let timer = Locked<Task<Void, Never>?>(nil)
 
     init(
@@ -86,16 +88,15 @@ final class StreamTaping: Sendable {
         self.recordedAt = recordedAt
         self.start = start
         tape = Locked(Tape(watch: StreamLimitWatch(recorder.recording.streamLimit, eventStream: response.isEventStream)))
+        time = StreamTimeLimit(recorder.recording.streamLimit, from: live.respondedAt)
     }
 
     /// The limit's time runs from the response, read or not: an endless stream nobody reads is
     /// still recorded and closed when it is up.
     func startTimer() {
-        let seconds = recorder.recording.streamLimit.seconds
-        guard seconds.isFinite, seconds > 0 else { return }
-        let task = Task { [weak self] in
-            guard (try? await Task.sleep(nanoseconds: UInt64(min(seconds, GramophoneFormat.maximumDuration) * 1_000_000_000))) != nil else { return }
-            self?.finish(.stopped("\(GramophoneFormat.formatSeconds(seconds)) seconds"))
+        let task = time.startTimer { [weak self] in
+            guard let self else { return }
+            finish(.stopped(time.reason))
         }
         timer.withLock { $0 = task }
     }
@@ -110,15 +111,18 @@ final class StreamTaping: Sendable {
         } catch {
             // Cancelling the reading task (or the live task) ends the stream as cancelled by the caller.
             let cancelled = Task.isCancelled || (error as? URLError)?.code == .cancelled
-            finish(cancelled ? .cancelled : .failed(Track.Failure(error)))
+            finish(timeWasUp() ? .stopped(time.reason) : cancelled ? .cancelled : .failed(Track.Failure(error)))
             return try handOver(tape.withLock { $0.end } ?? .cancelled)
         }
+        // What came after the time was up is not the caller's: the time stopped the stream
+        // (its timer does so on time, unless a busy machine runs it late).
+        if timeWasUp() { finish(.stopped(time.reason)) }
         guard let piece else {
             finish(.finished)
             return try handOver(tape.withLock { $0.end } ?? .finished)
         }
         let outcome = tape.withLock { tape -> (kept: Bool, limit: String?) in
-            // A piece that came after the time limit stopped the stream is not the caller's.
+            // A piece that came after a limit stopped the stream is not the caller's.
             guard tape.end == nil else { return (false, nil) }
             tape.chunks.append(TrackStream.Chunk(offset: ProcessInfo.processInfo.systemUptime - start, length: piece.count))
             tape.body.append(piece)
@@ -128,6 +132,11 @@ final class StreamTaping: Sendable {
         // The piece that reached a limit is handed on after the track joined the vinyl.
         if let reason = outcome.limit { finish(.stopped(reason)) }
         return piece
+    }
+
+    /// Whether what the live source handed over last came after the limit's time.
+    private func timeWasUp() -> Bool {
+        time.isUp(at: live.arrivalOfLastTaken)
     }
 
     /// The caller dropped the bytes: if the stream is still going it is cancelled, as URLSession would.

@@ -14,6 +14,8 @@ struct LiveSide: Sendable {
     var start: ContinuousClock.Instant
     var handshakeDuration: TimeInterval
     var limit: StreamLimit
+    /// The limit's time, from the handshake's answer.
+    var time: StreamTimeLimit
 }
 
 /// What a live conversation has recorded so far.
@@ -41,20 +43,15 @@ extension TurntableWebSocketTask {
         }
         let live = LiveSide(
             connection: connection, records: records, handshake: handshake, startedAt: startedAt, start: .now,
-            handshakeDuration: Self.seconds(ContinuousClock.now - clock), limit: limit)
+            handshakeDuration: Self.seconds(ContinuousClock.now - clock), limit: limit,
+            time: StreamTimeLimit(limit))
         let pending = state.withLock { state -> [@Sendable (TurntableWebSocketTask) -> Void] in
             guard state.phase == .opening else { return [] }
             state.phase = .open
             state.live = live
             state.handshake = handshake
             state.driver = Task { await self.pump(live) }
-            if limit.seconds.isFinite, limit.seconds > 0 {
-                let seconds = min(limit.seconds, GramophoneFormat.maximumDuration)
-                state.recording.timer = Task {
-                    guard (try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))) != nil else { return }
-                    self.stop(live, reason: "\(GramophoneFormat.formatSeconds(seconds)) seconds")
-                }
-            }
+            state.recording.timer = live.time.startTimer { self.stop(live, reason: live.time.reason) }
             defer { state.pending = [] }
             return state.pending
         }
@@ -82,10 +79,13 @@ extension TurntableWebSocketTask {
             do {
                 content = try await live.connection.receive()
             } catch {
+                if live.time.isUp() { return stop(live, reason: live.time.reason) }
                 finishRecording(live, end: .failed(Track.Failure(error)))
                 end(with: error)
                 return
             }
+            // Received after the time was up (the timer ran late): the time stopped it first.
+            if live.time.isUp() { return stop(live, reason: live.time.reason) }
             guard let content else {
                 let (code, reason) = live.connection.closing ?? (1005, Data())
                 finishRecording(live, end: .closed(code: code, reason: reason, by: .received))

@@ -188,6 +188,34 @@ struct WebSocketRecordingTests {
         #expect(try #require(track.response?.conversation).end == .stopped("2 messages"))
     }
 
+    @Test func aTimeLimitStopsAConversationNobodyEnds() async throws {
+        let folder = try makeTemporaryFolder(prefix: "websocket-recording")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try WebSocketServer.url("/echo")
+        var recording = Recording(mode: .once, streamLimit: StreamLimit(sentinels: [], seconds: 4), environment: RecordingFixtures.localEnvironment)
+        recording.isQuiet = true
+        let recorder = try Turntable(vinylNamed: "timed", from: .folder(folder), recording: recording)
+        let socket = recorder.webSocketTask(with: url)
+        socket.resume()
+        try await socket.send(.string("hello"))
+        #expect(Self.show(try await socket.receive()) == "hello")
+        // Nothing more comes: the limit's time ends the conversation, for the code too (long
+        // enough that a busy machine still answers the echo in time).
+        #expect(await Self.closing(socket) == "closed 1001 recording stopped at its StreamLimit: 4.0 seconds")
+        try await Self.waitUntil { recorder.playback.recordedCount == 1 }
+        _ = try recorder.eject()
+
+        // Replayed, it stays open and quiet after its last message, as documented.
+        let player = try Turntable(vinylNamed: "timed", from: .folder(folder))
+        let replayed = player.webSocketTask(with: url)
+        replayed.resume()
+        try await replayed.send(.string("hello"))
+        #expect(Self.show(try await replayed.receive()) == "hello")
+        #expect(player.playback.misses == 0)
+        #expect(try #require(player.vinyl.tracks.first?.response?.conversation).end == .stopped("4.0 seconds"))
+        replayed.cancel(with: .normalClosure, reason: nil)
+    }
+
     @Test func aConversationStillOpenAtEjectIsWrittenAsFarAsItGotAndSaysSo() async throws {
         let folder = try makeTemporaryFolder(prefix: "websocket-recording")
         defer { try? FileManager.default.removeItem(at: folder) }
