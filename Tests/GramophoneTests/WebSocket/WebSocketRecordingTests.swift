@@ -42,7 +42,9 @@ struct WebSocketRecordingTests {
     }
 
     static func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-        for _ in 0..<500 where !condition() { try await Task.sleep(nanoseconds: 10_000_000) }
+        // A bound, not a measurement: a minute, so a starved machine (CI's) cannot fail it.
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !condition(), ContinuousClock.now < deadline { try await Task.sleep(nanoseconds: 10_000_000) }
         #expect(condition(), "the conversation was not recorded")
     }
 
