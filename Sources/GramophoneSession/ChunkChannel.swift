@@ -21,14 +21,24 @@ package final class ChunkSource: Sendable {
     /// The channel a network fills, when the pieces come from one: it knows when each came.
     private let arrivals: ChunkChannel?
 
-    package init(
-        pull: nonisolated(nonsending) @escaping @Sendable () async throws -> Data?, stop: @escaping @Sendable () -> Void = {},
-        respondedAt: ContinuousClock.Instant? = nil, arrivals: ChunkChannel? = nil
+    private init(
+        pull: nonisolated(nonsending) @escaping @Sendable () async throws -> Data?, stop: @escaping @Sendable () -> Void,
+        respondedAt: ContinuousClock.Instant?, arrivals: ChunkChannel?
     ) {
         self.pull = pull
         self.stop = stop
         self.respondedAt = respondedAt
         self.arrivals = arrivals
+    }
+
+    package convenience init(pull: nonisolated(nonsending) @escaping @Sendable () async throws -> Data?, stop: @escaping @Sendable () -> Void = {}) {
+        self.init(pull: pull, stop: stop, respondedAt: nil, arrivals: nil)
+    }
+
+    /// The pieces a network puts into `channel` (stamped with when each came), whose response's
+    /// headers arrived at `respondedAt`.
+    package convenience init(network channel: ChunkChannel, respondedAt: ContinuousClock.Instant?, stop: @escaping @Sendable () -> Void) {
+        self.init(pull: { try await channel.next() }, stop: stop, respondedAt: respondedAt, arrivals: channel)
     }
 
     /// When what `next()` returned last (a piece, the end or its error) came from the network,
@@ -67,17 +77,21 @@ package final class ChunkSource: Sendable {
 package final class ChunkChannel: @unchecked Sendable {
     // @unchecked: every stored property is read and written under `lock`.
     private let lock = NSLock()
-    private var pieces: [Data] = []
-    /// When each of `pieces` was given, and when the end was.
-    private var arrivals: [ContinuousClock.Instant] = []
+    /// Each piece, with when it was given if this channel stamps them.
+    private var pieces: [(data: Data, arrival: ContinuousClock.Instant?)] = []
     private var head = 0
     private var ending: Result<Void, any Error>?
     private var endedAt: ContinuousClock.Instant?
     private var lastArrival: ContinuousClock.Instant?
     private var waiter: CheckedContinuation<Data?, any Error>?
     private var cancelled = false
+    /// Whether pieces are stamped with when they came: a network's are (a time limit judges them
+    /// by it); a replay's are not, which keeps the clock off its path.
+    private let stampsArrivals: Bool
 
-    package init() {}
+    package init(stampsArrivals: Bool = false) {
+        self.stampsArrivals = stampsArrivals
+    }
 
     /// When what the reader took last (a piece, the end or its error) was given to this channel:
     /// the network's time for it, however late the reader came to it.
@@ -92,13 +106,12 @@ package final class ChunkChannel: @unchecked Sendable {
         guard ending == nil else { lock.unlock(); return }
         if let waiter {
             self.waiter = nil
-            lastArrival = .now
+            lastArrival = stampsArrivals ? .now : nil
             lock.unlock()
             waiter.resume(returning: piece)
             return
         }
-        pieces.append(piece)
-        arrivals.append(.now)
+        pieces.append((piece, stampsArrivals ? .now : nil))
         lock.unlock()
     }
 
@@ -107,7 +120,7 @@ package final class ChunkChannel: @unchecked Sendable {
         lock.lock()
         guard ending == nil else { lock.unlock(); return }
         ending = error.map { .failure($0) } ?? .success(())
-        endedAt = .now
+        endedAt = stampsArrivals ? .now : nil
         let waiter = self.waiter
         self.waiter = nil
         if waiter != nil { lastArrival = endedAt }
@@ -176,12 +189,11 @@ package final class ChunkChannel: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         if head < pieces.count {
-            let piece = pieces[head]
-            lastArrival = arrivals[head]
+            let (piece, arrival) = pieces[head]
+            lastArrival = arrival
             head += 1
             if head == pieces.count {
                 pieces.removeAll(keepingCapacity: true)
-                arrivals.removeAll(keepingCapacity: true)
                 head = 0
             }
             return .piece(piece)

@@ -12,7 +12,7 @@ import FoundationNetworking
 /// platform; only how the delegate is attached differs (Gramophone.docc/Platforms.md).
 final class StreamingTask: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked: `response`, `respondedAt` and `waiter` are only touched under `lock`; the channel is Sendable.
-    let channel = ChunkChannel()
+    let channel = ChunkChannel(stampsArrivals: true)
     private let lock = NSLock()
     private var response: Result<URLResponse, any Error>?
     private var respondedAt: ContinuousClock.Instant?
@@ -41,9 +41,7 @@ final class StreamingTask: NSObject, URLSessionDataDelegate, @unchecked Sendable
         } onCancel: {
             handle.task.cancel()
         }
-        let source = ChunkSource(
-            pull: { try await streaming.channel.next() }, stop: { handle.task.cancel() }, respondedAt: streaming.lock.withLock { streaming.respondedAt },
-            arrivals: streaming.channel)
+        let source = ChunkSource(network: streaming.channel, respondedAt: streaming.lock.withLock { streaming.respondedAt }) { handle.task.cancel() }
         return (ResponseBytes(source), response)
     }
 
