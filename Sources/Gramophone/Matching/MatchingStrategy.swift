@@ -29,6 +29,8 @@ public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
 
     /// The n-th request gets the n-th track, whatever it asks for, unless `checking` names
     /// matchers the pair must also satisfy (a mismatch is a miss with the difference shown).
+    /// Requests count in the order they came: tasks as they were resumed, async calls as they
+    /// were made.
     public static func trackOrder(checking: [Matcher] = []) -> MatchingStrategy {
         MatchingStrategy(mode: .trackOrder(checking: checking))
     }

@@ -53,8 +53,10 @@ extension Turntable {
     /// Answers `live`, the one way through: stubs, then the vinyl, then the recorder, then a
     /// miss, which is counted, explained and logged here and nowhere else. `fetch` is the client
     /// stack the request came in through: the recorder reaches the network the same way.
-    nonisolated(nonsending) func answer(_ live: Track.Request, streaming: Bool = false, through fetch: LiveFetch = .urlSession) async -> Answer {
-        if let stubbed = await stubs.answer(live) {
+    /// `turn` is the request's place in the Turntable's order, left before anything slow (the
+    /// network, a stub's own code) so the requests after it are not held up.
+    nonisolated(nonsending) func answer(_ live: Track.Request, streaming: Bool = false, through fetch: LiveFetch = .urlSession, turn: Turn? = nil) async -> Answer {
+        if let stubbed = await stubs.answer(live, turn: turn) {
             deck.withLock { $0.log(live) }
             return stubbed
         }
@@ -63,6 +65,7 @@ extension Turntable {
             // Hosts the recording leaves alone go to the real session untouched.
             guard recorder.recording.records(live.url) else {
                 deck.withLock { $0.log(live) }
+                turn?.goesLive()
                 if case .webSocket = fetch { return .liveWebSocket(records: false) }
                 return streaming ? await recorder.relay(live, through: fetch) : await recorder.send(live).answer
             }
@@ -78,6 +81,7 @@ extension Turntable {
             if recorder.isNew, !recorder.recording.isQuiet, Self.claimNewVinylNotice(recorder.file) {
                 recorder.recording.reportOutput(recorder.newVinylNotice)
             }
+            turn?.goesLive()
             if case .webSocket = fetch { return .liveWebSocket(records: true) }
             let answer = streaming ? await recordStream(live, with: recorder, through: fetch) : await record(live, with: recorder)
             return recorder.explainingFailure(of: answer, for: live)

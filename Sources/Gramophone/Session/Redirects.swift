@@ -54,12 +54,18 @@ extension Turntable {
     /// each redirect and returns the request to follow, or nil to stop at the 3xx. Each hop
     /// but the last is held back by the playback timing here (no later than `deadline`, which
     /// then ends the answer with its error); the caller waits out the last.
+    ///
+    /// Requests choose their tracks in the Turntable's order (Session/ResumeOrder.swift): a
+    /// task at the place it took when resumed (`turn`), any other call where it stands now.
     nonisolated(nonsending) func answerFollowingRedirects(
-        _ live: Track.Request, streaming: Bool = false, through fetch: LiveFetch = .urlSession, deadline: ReplayDeadline? = nil,
+        _ live: Track.Request, streaming: Bool = false, through fetch: LiveFetch = .urlSession, deadline: ReplayDeadline? = nil, turn: Turn? = nil,
         approve: (HTTPURLResponse, URLRequest) async -> URLRequest? = { $1 }
     ) async -> Answer {
+        let turn = turn ?? order.callPlace()
+        await turn?.waitToChoose()
+        defer { turn?.endChoosing() }
         var request = live
-        var answer = await answer(request, streaming: streaming, through: fetch)
+        var answer = await answer(request, streaming: streaming, through: fetch, turn: turn)
         var hops = 0
         while let (response, next) = Self.redirectRequest(after: answer, of: request),
             let nextRequest = try? Track.Request(next), canAnswer(nextRequest)
@@ -68,6 +74,8 @@ extension Turntable {
                 return Answer(outcome: .failure(URLError(.httpTooManyRedirects, userInfo: [NSURLErrorFailingURLErrorKey: request.url])), source: .miss)
             }
             guard let approved = await approve(response, next), let approvedRequest = try? Track.Request(approved) else { break }
+            // A hop held back by the timing is not due at once: the requests after it choose meanwhile.
+            if playbackDelay(for: answer) > 0 { turn?.endChoosing() }
             do {
                 try await waitForPlayback(of: answer, until: deadline)
             } catch {
@@ -76,7 +84,7 @@ extension Turntable {
             if Task.isCancelled { break }
             hops += 1
             request = approvedRequest
-            answer = await self.answer(request, streaming: streaming, through: fetch)
+            answer = await self.answer(request, streaming: streaming, through: fetch, turn: turn)
         }
         return answer
     }

@@ -93,7 +93,10 @@ final class TaskCore: Sendable {
         change(task, ["state"]) { state in
             guard state.state == .suspended, !state.cancelRequested else { return }
             state.state = .running
-            state.driver = Task { await self.run(box.value) }
+            // The task's place is taken now, not when its driver happens to start: tasks
+            // resumed in a row choose tracks, and complete, in that order (Session/ResumeOrder.swift).
+            let turn = turntable.order.taskPlace()
+            state.driver = Task { await self.run(box.value, turn: turn) }
         }
     }
 
@@ -146,10 +149,15 @@ final class TaskCore: Sendable {
 
     // MARK: The run
 
-    private func run(_ task: URLSessionTask) async {
+    private func run(_ task: URLSessionTask, turn: Turn) async {
+        // However the run ends, its place in both lines ends with it.
+        defer { turn.goesLive() }
         let delegation = turntable.delegation(for: completion, task: task)
         let outcome: Result<(HTTPURLResponse, Data), any Error>
         var plan: StreamPlan?
+        // An answer due at once completes after the tasks resumed before it; one held back
+        // (timing, a stub's condition, the network) completes when it is due.
+        var dueAtOnce = true
         do {
             var live = try Track.Request(request)
             if case .upload(let source) = kind {
@@ -165,17 +173,25 @@ final class TaskCore: Sendable {
             }
             // Redirects are followed as URLSession follows them, asking the delegates if there are any.
             let asked = turntable.redirectDelegation(for: task)
-            let answer = await turntable.answerFollowingRedirects(live) { response, next in
+            let answer = await turntable.answerFollowingRedirects(live, turn: turn) { response, next in
                 guard let asked else { return next }
                 return await asked.willPerformRedirection(task, response, next)
             }
+            if case .success(let (_, body)) = answer.outcome, let url = request.url { plan = turntable.streamPlan(for: answer, body: body, url: url) }
+            if case .network = answer.source { dueAtOnce = false }
+            if turntable.playbackDelay(for: answer) > 0 || plan?.pieces.contains(where: { $0.delay > 0 }) == true { dueAtOnce = false }
+            if !dueAtOnce { turn.endCompleting() }
             await turntable.waitForPlayback(of: answer)
             outcome = answer.outcome
-            if case .success(let (_, body)) = outcome, let url = request.url { plan = turntable.streamPlan(for: answer, body: body, url: url) }
         } catch {
             outcome = .failure(error)
         }
-        if cancelRequested { return await finish(task, error: cancellationError) }
+        turn.endChoosing()
+        if cancelRequested {
+            turn.endCompleting()
+            return await finish(task, error: cancellationError)
+        }
+        await turn.waitToComplete()
         switch outcome {
         case .failure(let error):
             await finish(task, error: error)

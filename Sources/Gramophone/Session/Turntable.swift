@@ -57,6 +57,20 @@ public final class Turntable: NetworkSession, Sendable {
             played = Array(repeating: false, count: vinyl.tracks.count)
             heads = Array(repeating: nil, count: vinyl.tracks.count)
         }
+
+        /// Puts `vinyl` on with `strategy` (nil: the vinyl's own), forgetting what was played
+        /// of the one before. The ledger (`misses`, `missLog`, `answered`, `echoed`,
+        /// `requests`) stays: a miss the code swallowed before a reload must still fail the
+        /// test, which only a new Turntable (a test helper's start) forgets.
+        mutating func put(_ vinyl: Vinyl, file: URL?, sourceFile: URL?, strategy: MatchingStrategy?) {
+            var next = Deck(vinyl: vinyl, file: file, sourceFile: sourceFile, strategy: strategy)
+            next.misses = misses
+            next.missLog = missLog
+            next.answered = answered
+            next.echoed = echoed
+            next.requests = requests
+            self = next
+        }
     }
 
     let deck: Locked<Deck>
@@ -65,6 +79,9 @@ public final class Turntable: NetworkSession, Sendable {
 
     /// Delegate, queue, timing and the URLProtocol class (Session/SessionSettings.swift).
     let settings = Locked(SessionSettings())
+
+    /// The order requests came in, which choosing tracks and completing tasks keep.
+    let order = ResumeOrder()
 
     /// Records missing tracks and writes the vinyl; nil for a replay-only Turntable.
     let recorder: Recorder?
@@ -180,14 +197,17 @@ public final class Turntable: NetworkSession, Sendable {
 
     // MARK: Changing the vinyl
 
-    /// Puts another vinyl on, forgetting what was played: reuse one Turntable across tests.
-    /// Stubs, timing and the delegate stay; recording (if any) goes on into the first vinyl's file.
+    /// Puts another vinyl on, forgetting which of the old vinyl's tracks were played.
+    /// Stubs, timing and the delegate stay; recording (if any) goes on into the first vinyl's
+    /// file. What ``playback`` counts across vinyls stays too: requests, answers and misses
+    /// (a miss the code swallowed before the reload still fails a test helper's test).
     public func load(vinyl: Vinyl) {
         load(vinyl, file: nil)
     }
 
     /// Puts the vinyl `name` from `store` (nil: the default, the `Vinyls` folder of the calling
-    /// file's target; see `VinylStore`) on, forgetting what was played.
+    /// file's target; see `VinylStore`) on, forgetting which of the old vinyl's tracks were
+    /// played; ``playback``'s requests, answers and misses stay.
     public func load(vinylNamed name: String, from store: VinylStore? = nil, sourceFile: StaticString = #filePath) throws {
         let store = store ?? .defaultFolder(near: sourceFile)
         let file = try store.file(for: name)
@@ -196,7 +216,7 @@ public final class Turntable: NetworkSession, Sendable {
 
     private func load(_ vinyl: Vinyl, file: URL?, source: URL? = nil) {
         deck.withLock { deck in
-            deck = Deck(vinyl: vinyl, file: file, sourceFile: source, strategy: deck.strategyFollowsVinyl ? nil : deck.strategy)
+            deck.put(vinyl, file: file, sourceFile: source, strategy: deck.strategyFollowsVinyl ? nil : deck.strategy)
         }
     }
 
@@ -209,14 +229,15 @@ public final class Turntable: NetworkSession, Sendable {
         deck.withLock { $0.sourceFile } ?? recorder?.file ?? deck.withLock { $0.file }
     }
 
-    /// How tracks are chosen. Changing it re-indexes the tracks and forgets what was played.
+    /// How tracks are chosen. Changing it re-indexes the tracks and forgets which were played;
+    /// ``playback``'s requests, answers and misses stay.
     /// Unless one was given, it is `.dvr` for a cassette DVR wrote and `.default` otherwise.
     public var matching: MatchingStrategy {
         get { deck.withLock { $0.strategy } }
         set {
             deck.withLock { deck in
                 let missing = deck.missingVinyl
-                deck = Deck(vinyl: deck.vinyl, file: deck.file, sourceFile: deck.sourceFile, strategy: newValue)
+                deck.put(deck.vinyl, file: deck.file, sourceFile: deck.sourceFile, strategy: newValue)
                 deck.missingVinyl = missing
             }
         }
@@ -371,7 +392,8 @@ public struct Playback: Sendable, Equatable, CustomStringConvertible {
     /// Nothing can be recorded onto this vinyl (no recording, mode `.never`, or `.once` with
     /// an existing file).
     public var isWriteProtected: Bool
-    /// How often each track was played, by position in the vinyl.
+    /// How often each track of the vinyl now on was played, by position (a `load` starts
+    /// these afresh for the new vinyl).
     public var playCounts: [Int]
     /// Requests answered by replaying a track.
     public var requestsAnswered: Int
@@ -387,7 +409,7 @@ public struct Playback: Sendable, Equatable, CustomStringConvertible {
     /// recorded or passed to the network, and those that missed. A followed redirect adds the
     /// request to the new location. Assert what was sent with it:
     /// `#expect(turntable.playback.requests.map(\.method) == ["POST"])`.
-    /// The first 10 000 are kept; loading another vinyl or changing `matching` starts afresh.
+    /// The first 10 000 are kept, across `load(vinyl:)` and changes of `matching`.
     public var requests: [Track.Request]
     /// Set when the vinyl is older than `Recording.reRecordAfter`: whether it is being
     /// recorded again, or replayed stale (on CI, or with `.never`).

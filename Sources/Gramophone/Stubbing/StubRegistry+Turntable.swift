@@ -7,11 +7,13 @@ import FoundationNetworking
 extension StubRegistry {
     /// The answer of the first stub that matches `live`, nil when none does and the vinyl
     /// should answer. Its network condition's delay is the answer's; the caller waits it out
-    /// with the rest of the playback timing.
-    nonisolated(nonsending) func answer(_ live: Track.Request) async -> Answer? {
+    /// with the rest of the playback timing. A dynamic stub's own code may take its time, or
+    /// ask the same Turntable again: `turn` is left before it runs.
+    nonisolated(nonsending) func answer(_ live: Track.Request, turn: Turn? = nil) async -> Answer? {
         // The common case, a Turntable without stubs, costs one lock and no allocation.
         if isEmpty { return nil }
         guard case .stubbed(let response, let request, let placeholders, let condition) = resolve(live, answering: true) else { return nil }
+        if case .dynamic = response.kind { turn?.goesLive() }
         let answer = await StubAnswer.make(response, for: request, placeholders: placeholders, condition: condition)
         let byteCount = (try? answer.outcome.get().1.count) ?? 0
         // The head in each client library's form, with the stub's fields as it gives them.

@@ -17,6 +17,8 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
         var error: (any Error)?
         var response: HTTPURLResponse?
         var completed = 0
+        /// The tasks that completed, by identifier, in the order they did.
+        var completedTasks: [Int] = []
         var consumed = 0
         var waiters: [(id: UUID, continuation: CheckedContinuation<Bool, Never>)] = []
     }
@@ -120,6 +122,7 @@ final class DelegateRecorder: NSObject, URLSessionDataDelegate, URLSessionDownlo
         var waiter: CheckedContinuation<Bool, Never>?
         note("complete") { log in
             log.error = error
+            log.completedTasks.append(task.taskIdentifier)
             log.completed += 1
             if log.response == nil { log.response = response }
             if !log.waiters.isEmpty {
