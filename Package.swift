@@ -13,7 +13,8 @@ let package = Package(
     // ContinuousClock and Duration.
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
-        // What production code imports: the NetworkSession protocol and URLSession's conformance, nothing else.
+        // What production code imports: the NetworkSession protocol, URLSession's conformance and the
+        // types its methods hand out (tasks, ResponseBytes, events, WebSocketTask); no Turntable, no vinyls.
         .library(name: "GramophoneSession", targets: ["GramophoneSession"]),
         // Turntable, vinyls, recording, stubbing, formats; re-exports GramophoneSession.
         .library(name: "Gramophone", targets: ["Gramophone"]),

@@ -1,4 +1,5 @@
-/// A small argument parser: the library has no dependencies, and the CLI follows suit.
+/// A small argument parser: with no trait enabled the package resolves no dependency, and the
+/// CLI, built without traits, needs none either.
 ///
 /// Understands `--flag`, `--option value`, `--option=value`, `-h`, and `--` to end options.
 struct Arguments: Equatable {

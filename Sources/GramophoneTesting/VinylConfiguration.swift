@@ -16,7 +16,8 @@ public struct VinylConfiguration: Sendable {
     /// Where the vinyl lives; nil is the default, the `Vinyls` folder of the test's target
     /// (`Tests/<Target>/Vinyls/`; see `VinylStore`).
     public var store: VinylStore?
-    /// How requests are matched to tracks; nil is `MatchingStrategy.default`.
+    /// How requests are matched to tracks; nil follows the vinyl: `MatchingStrategy.dvr` for a
+    /// cassette DVR wrote, `MatchingStrategy.default` for any other.
     public var matching: MatchingStrategy?
     /// The record mode; nil is `recording`'s mode, else the default: `.once` for a folder,
     /// `.never` for a bundle. On CI it is `.never` whatever this says;

@@ -36,7 +36,8 @@ extension Trait where Self == VinylTrait {
     ///   - name: the vinyl's name (`/` for subfolders); nil names it after the suite and test.
     ///   - store: where vinyls live, e.g. `.bundle(.module)`; nil is the default, the `Vinyls`
     ///     folder of the test's target (`Tests/<Target>/Vinyls/`; see `VinylStore`).
-    ///   - matching: how requests find their track; nil is `.default` (method, URL and body).
+    ///   - matching: how requests find their track; nil follows the vinyl: `.dvr` for a
+    ///     cassette DVR wrote, `.default` (method, URL and body) for any other.
     ///   - record: the record mode; nil is `.once` for a folder, `.never` for a bundle; `.never`
     ///     on CI whatever it says. `GRAMOPHONE_RECORD_MODE` overrides it.
     ///   - redaction: what is taken out of recordings; nil is `Redaction.default`.
@@ -151,29 +152,23 @@ private func runWithVinyl<R>(
 }
 
 // Expiry (`Recording.reRecordAfter`): a stale vinyl replayed on CI is a warning-severity
-// issue where Swift Testing has severities (Swift 6.3), instead of the Turntable's printed note.
+// issue (Swift Testing's severities), instead of the Turntable's printed note.
 
 /// The configuration with the Turntable's own stale note turned off when a warning replaces it.
 private func staleAsWarning(_ configuration: VinylConfiguration) -> VinylConfiguration {
-    #if compiler(>=6.3)
     var changed = configuration
     changed.recording = configuration.resolvedRecording
     changed.recording?.printsStaleness = false
     return changed
-    #else
-    return configuration
-    #endif
 }
 
 /// Records the warning, once per vinyl, for a stale vinyl replayed as it is.
 private func reportStaleness(of turntable: Turntable, sourceLocation: SourceLocation) {
-    #if compiler(>=6.3)
     guard let staleness = turntable.playback.staleness else { return }
     if staleness.isReRecorded {
         FileHandle.standardError.write(Data((staleness.description + "\n").utf8))
     } else if staleness.claimReport() {
         Issue.record(Comment(rawValue: staleness.description), severity: .warning, sourceLocation: sourceLocation)
     }
-    #endif
 }
 #endif

@@ -4,9 +4,8 @@ import GramophoneTesting
 import Testing
 
 /// `Recording.reRecordAfter` through the trait: on CI a stale vinyl replays and the test gets
-/// one warning-severity issue (Swift 6.3), which does not fail it.
+/// one warning-severity issue, which does not fail it.
 @Suite struct StaleVinylTests {
-    #if compiler(>=6.3)
     @Test func aStaleVinylOnCIIsAWarningAndStillReplays() async throws {
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -32,5 +31,4 @@ import Testing
             issue.severity == .warning && issue.comments.contains { $0.rawValue.contains("vinyl \"stale\"") && $0.rawValue.contains("is stale: recorded 40 days ago") }
         }
     }
-    #endif
 }

@@ -124,7 +124,7 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
         case "tail":
             throw VinylError(
                 .unknownFormat, file: file, problem: "a Mocktail .tail file is a stub, not a vinyl",
-                fix: "Load its folder with MocktailCollection(contentsOf:). Supported vinyl formats: \(supportedList)")
+                fix: "Load its folder as stubs: turntable.stubs.add(contentsOf: folder). Supported vinyl formats: \(supportedList)")
         default: return nil
         }
     }

@@ -14,7 +14,8 @@ struct Answer: Sendable {
         case track(Int, recordedDuration: TimeInterval?)
         /// The real network (recorded, or a host the recording leaves alone): it took its time already.
         case network
-        /// Nothing answered; the outcome is the miss report.
+        /// Nothing answered: the outcome is the miss report, or the error that ended the way
+        /// through (too many redirects, a replay deadline passed).
         case miss
     }
 
@@ -51,7 +52,8 @@ extension Turntable {
     static let missLogLimit = 100
 
     /// Answers `live`, the one way through: stubs, then the vinyl, then the recorder, then a
-    /// miss, which is counted, explained and logged here and nowhere else. `fetch` is the client
+    /// miss, which is counted, explained and logged here (a WebSocket message that does not fit
+    /// its conversation is counted and logged the same way, by `conversationMissed`). `fetch` is the client
     /// stack the request came in through: the recorder reaches the network the same way.
     /// `turn` is the request's place in the Turntable's order, left before anything slow (the
     /// network, a stub's own code) so the requests after it are not held up.

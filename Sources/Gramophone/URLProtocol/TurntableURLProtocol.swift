@@ -154,9 +154,9 @@ final class TurntableURLProtocol<Slot: SlotMarker>: URLProtocol, LoadingURLProto
     /// Locked: set by startLoading and read by stopLoading, which the system may call from other threads.
     let load = Locked<ProtocolLoad?>(nil)
 
-    override class func canInit(with request: URLRequest) -> Bool {
-        ProtocolSlots.turntable(for: self) != nil
-    }
+    // Every request of a session made with this class is ours, also once its Turntable is
+    // gone: declining it would send it on to the real network (startLoading fails it instead).
+    override class func canInit(with request: URLRequest) -> Bool { true }
 
     override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 

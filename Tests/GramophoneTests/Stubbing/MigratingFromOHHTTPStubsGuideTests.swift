@@ -143,12 +143,21 @@ import FoundationNetworking
         let once = Turntable(vinyl: Vinyl(name: "empty"))
         once.stubs.add(Stub().responding(with: .status(204)).times(1))
         _ = try await once.data(for: request("/x"))
-        await #expect(throws: (any Error).self) { try await once.data(for: request("/x")) }
+        // Used up, the stub passes the request on to the (empty) vinyl: a miss.
+        await #expect(throws: TurntableError.self) { try await once.data(for: request("/x")) }
     }
 }
 
 /// The rows about the process-wide stubber: part of `StubberTests`, which runs alone.
 extension StubberTests {
+    /// The stubber's miss in what a session threw: the `StubError` itself, or an `NSError`
+    /// around it, as a URLSession may hand on a URLProtocol's error.
+    static func noMatchingStub(in error: (any Error)?) -> StubMissReport? {
+        if case .noMatchingStub(let report) = error as? StubError { return report }
+        if let underlying = (error as NSError?)?.userInfo[NSUnderlyingErrorKey] as? any Error { return noMatchingStub(in: underlying) }
+        return nil
+    }
+
     private func resetStubber() {
         HTTPStubber.shared.reset()
         HTTPStubber.shared.disable()
@@ -163,7 +172,9 @@ extension StubberTests {
         #expect((try await session.data(from: URL(string: "https://api.example.com/x")!).1 as? HTTPURLResponse)?.statusCode == 204)
         stubber.reset()
         stubber.unhandledMode = .optOut
-        await #expect(throws: (any Error).self) { try await session.data(from: URL(string: "https://api.example.com/x")!) }
+        // The miss itself, listing the stubs (none now), not any error a real network might give.
+        let error = await #expect(throws: (any Error).self) { try await session.data(from: URL(string: "https://api.example.com/x")!) }
+        #expect(StubberTests.noMatchingStub(in: error) != nil, "\(String(describing: error))")
     }
 
     @Test func guideOnStubMissing() async throws {
@@ -171,7 +182,8 @@ extension StubberTests {
         let stubber = HTTPStubber.shared
         stubber.unhandledMode = .optOut
         let session = stubber.session()
-        await #expect(throws: (any Error).self) { try await session.data(from: URL(string: "https://unstubbed.example.com/x")!) }
+        let error = await #expect(throws: (any Error).self) { try await session.data(from: URL(string: "https://unstubbed.example.com/x")!) }
+        #expect(StubberTests.noMatchingStub(in: error)?.request.url.host == "unstubbed.example.com", "\(String(describing: error))")
         stubber.unhandledMode = .optIn
         #expect(stubber.unhandledMode == .optIn)
     }

@@ -137,6 +137,7 @@ struct URLSessionBackedTests {
         turntable = nil
         let other = SessionVinyl.turntable()
         _ = other.urlProtocolClass
-        await #expect(throws: (any Error).self) { try await session.data(from: SessionVinyl.users) }
+        let error = await #expect(throws: URLError.self) { try await session.data(from: SessionVinyl.users) }
+        #expect(error?.code == .cannotConnectToHost)
     }
 }
