@@ -94,25 +94,6 @@ extension HTTPURLResponse {
     }
 }
 
-/// A response head as `HTTPClient` hands it over: status, fields (as recorded, repeats apart),
-/// and the final URL (after redirects) in `history`, where `HTTPClientResponse.url` reads it.
-struct HTTPClientHead: Sendable {
-    let status: HTTPResponseStatus
-    let headers: HTTPHeaders
-    let history: [HTTPClientRequestResponse]
-
-    init(_ response: HTTPURLResponse, headers fields: Headers) {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(fields.fields.count)
-        for field in fields.fields { headers.add(name: field.name, value: field.value) }
-        status = HTTPResponseStatus(statusCode: response.statusCode)
-        self.headers = headers
-        // A head always has a URL here: a track's is its request's when it recorded none.
-        let finalURL = response.url?.absoluteString ?? ""
-        history = [HTTPClientRequestResponse(request: HTTPClientRequest(url: finalURL), responseHead: HTTPResponseHead(version: .http1_1, status: status, headers: headers))]
-    }
-}
-
 extension HTTPClientResponse {
     /// The answer as `HTTPClient` would hand it over, its body as it arrives.
     init(_ answer: StreamedAnswer) {

@@ -58,7 +58,7 @@ enum BodyCoding {
         }
         // DVR looked up the exact key "Content-Type" and compared its value as written: a
         // `content-type` was no type to it, `Text/plain` no text.
-        guard let mediaType = convention == .dvr ? DVRMatching.exactValue("Content-Type", in: headers) : headers.mediaType else {
+        guard let mediaType = convention == .dvr ? headers.value(exactlyNamed: "Content-Type") : headers.mediaType else {
             return convention == .vinyl ? Data(text.utf8) : try base64(text, path: path)
         }
         // Vinyl and DVR decide by the exact type: only `text/*` and `application/json…` hold

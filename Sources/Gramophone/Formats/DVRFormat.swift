@@ -104,7 +104,7 @@ enum DVRFormat {
     /// nothing), which it reads back as an empty body rather than none. Under a JSON type DVR
     /// wrote no body for empty data (it is no JSON), so none is written there either.
     private static func emptyResponseBody(_ headers: Headers) -> JSONValue? {
-        if let type = DVRMatching.exactValue("Content-Type", in: headers), type.hasPrefix("application/json") { return nil }
+        if let type = headers.value(exactlyNamed: "Content-Type"), type.hasPrefix("application/json") { return nil }
         return .string("")
     }
 
@@ -115,7 +115,7 @@ enum DVRFormat {
     /// `bodyEncoding` (DVR has no way to say it; ours reads it back exactly).
     private static func dvrBody(_ body: Data, headers: Headers) -> (value: JSONValue, encoding: String?)? {
         guard !body.isEmpty else { return nil }
-        if let contentType = DVRMatching.exactValue("Content-Type", in: headers) {
+        if let contentType = headers.value(exactlyNamed: "Content-Type") {
             let mediaType = (contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? contentType).trimmingWhitespace().lowercased()
             let isText = UTF8Validation.isValid(body)
             if BodyCoding.isJSON(mediaType), isText, let value = try? JSONParser.parse(body), Data(JSONWriter.compact(value)) == body, value.stringValue == nil, value != .null {

@@ -44,12 +44,7 @@ struct DVRMatching: Sendable {
 
     /// DVR compared `allHTTPHeaderFields[name]`: a dictionary lookup by the name as written.
     func headersAgree(_ a: Track.Request, _ b: Track.Request) -> Bool {
-        headersToCheck.allSatisfy { Self.exactValue($0, in: a.headers) == Self.exactValue($0, in: b.headers) }
-    }
-
-    static func exactValue(_ name: String, in headers: Headers) -> String? {
-        let values = headers.fields.filter { $0.name == name }.map(\.value)
-        return values.isEmpty ? nil : values.joined(separator: ",")
+        headersToCheck.allSatisfy { a.headers.value(exactlyNamed: $0) == b.headers.value(exactlyNamed: $0) }
     }
 
     static func urlsAgree(_ a: URL, _ b: URL, ignoring parameters: [String]) -> Bool {
@@ -75,7 +70,7 @@ struct DVRMatching: Sendable {
 
     /// Nil where DVR's reading gives nil: text that is not UTF-8, JSON that is not an array or object.
     static func reading(_ body: Data, _ headers: Headers) -> Reading? {
-        if let type = exactValue("Content-Type", in: headers) {
+        if let type = headers.value(exactlyNamed: "Content-Type") {
             if type.hasPrefix("text/") { return UTF8Validation.isValid(body) ? .string(body) : nil }
             if type.hasPrefix("application/json") {
                 guard let value = try? JSONParser.parse(body), value.arrayValue != nil || value.objectMembers != nil else { return nil }
@@ -116,7 +111,7 @@ struct DVRMatching: Sendable {
     }
 
     private static func readingName(_ request: Track.Request) -> String {
-        let type = exactValue("Content-Type", in: request.headers)
+        let type = request.headers.value(exactlyNamed: "Content-Type")
         switch reading(request.body, request.headers) {
         case .json: return "JSON (\(type ?? ""))"
         case .string where type?.hasPrefix("text/") == true: return "text (\(type ?? ""))"

@@ -24,7 +24,7 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
     var records = false
     /// The Turntable's stubs, each with why it passed the request over, in the order tried.
     var stubAttempts: [StubMissReport.Attempt] = []
-    /// Set when the miss is a message sent on a replayed WebSocket (WebSocket/ConversationMiss.swift).
+    /// Set when the miss is a message sent on a replayed WebSocket (Matching/ConversationMiss.swift).
     var conversationMiss: ConversationMiss?
 
     public var description: String {

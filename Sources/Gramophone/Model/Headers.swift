@@ -69,6 +69,13 @@ public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, Custo
         }
     }
 
+    /// The values of the fields named exactly `name` (case and all), joined with commas; nil
+    /// when there are none. DVR read a header so, by a dictionary lookup of the name as written.
+    func value(exactlyNamed name: String) -> String? {
+        let values = fields.filter { $0.name == name }.map(\.value)
+        return values.isEmpty ? nil : values.joined(separator: ",")
+    }
+
     /// Every value of `name`, for headers that repeat.
     public func values(for name: String) -> [String] {
         fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)

@@ -53,12 +53,11 @@ public struct Recording: Sendable {
     /// either way.
     public var keepsContentEncoding = false
     /// The environment variable that silences the report `eject()` prints on stderr.
-    static let quietVariable = "GRAMOPHONE_QUIET"
     /// Whether `eject()` keeps its report (the file written, the tracks added, what was
     /// redacted) off stderr; it still returns it. Default: false, unless `GRAMOPHONE_QUIET` is
     /// set in `environment` (to anything but empty, `0`, `false` or `no`).
     public var isQuiet: Bool {
-        get { quiet ?? Environment.isSet(Self.quietVariable, in: environment) }
+        get { quiet ?? Environment.isSet(Environment.quietVariable, in: environment) }
         set { quiet = newValue }
     }
     private var quiet: Bool?

@@ -55,7 +55,7 @@ extension Turntable {
     /// but the last is held back by the playback timing here (no later than `deadline`, which
     /// then ends the answer with its error); the caller waits out the last.
     ///
-    /// Requests choose their tracks in the Turntable's order (Session/ResumeOrder.swift): a
+    /// Requests choose their tracks in the Turntable's order (Exchange/ResumeOrder.swift): a
     /// task at the place it took when resumed (`turn`), any other call where it stands now.
     nonisolated(nonsending) func answerFollowingRedirects(
         _ live: Track.Request, streaming: Bool = false, through fetch: LiveFetch = .urlSession, deadline: ReplayDeadline? = nil, turn: Turn? = nil,

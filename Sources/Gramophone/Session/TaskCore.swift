@@ -94,7 +94,7 @@ final class TaskCore: Sendable {
             guard state.state == .suspended, !state.cancelRequested else { return }
             state.state = .running
             // The task's place is taken now, not when its driver happens to start: tasks
-            // resumed in a row choose tracks, and complete, in that order (Session/ResumeOrder.swift).
+            // resumed in a row choose tracks, and complete, in that order (Exchange/ResumeOrder.swift).
             let turn = turntable.order.taskPlace()
             state.driver = Task { await self.run(box.value, turn: turn) }
         }

@@ -32,12 +32,12 @@ public final class Turntable: NetworkSession, Sendable {
         var played: [Bool]
         var nextInOrder = 0
         var misses = 0
-        /// The first misses thrown to the caller (see `miss(_:sent:)` in Answer.swift).
+        /// The first misses thrown to the caller (see `miss(_:sent:)` in Session/Turntable+Answer.swift).
         var missLog: [MissReport] = []
         var answered = 0
         /// Answers rewritten with values from the live request (`MatchingStrategy.echoing`).
         var echoed = 0
-        /// Every request this Turntable was sent, as sent, oldest first (the first `requestLogLimit`).
+        /// Every request this Turntable was sent, as sent, oldest first (the first `RequestLog.limit`).
         var requests: [Track.Request] = []
         /// Response heads are immutable and costly to build (an `HTTPURLResponse` ~5 µs): one per
         /// track, made on first use.
@@ -258,7 +258,7 @@ public final class Turntable: NetworkSession, Sendable {
         }
     }
 
-    // MARK: Answering (the one way through is in Session/Answer.swift)
+    // MARK: Answering (the one way through is in Session/Turntable+Answer.swift)
 
     /// The track for `live`, marked played, or nil when none matches. Counts nothing on a
     /// miss: a miss is counted and explained once, at the end of the way through. `sent` is the

@@ -203,7 +203,7 @@ extension StubRegistry.State {
     }
 }
 
-/// The requests one stub answered: all counted, the first `Turntable.Deck.requestLogLimit` kept,
+/// The requests one stub answered: all counted, the first `RequestLog.limit` kept,
 /// so a stub answering millions of requests (a benchmark, a long process-wide run) stays small.
 struct AnswerLog: Sendable {
     private(set) var count = 0
@@ -211,6 +211,6 @@ struct AnswerLog: Sendable {
 
     mutating func append(_ request: Track.Request) {
         count += 1
-        if requests.count < Turntable.Deck.requestLogLimit { requests.append(request) }
+        if requests.count < RequestLog.limit { requests.append(request) }
     }
 }

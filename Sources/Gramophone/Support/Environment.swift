@@ -6,6 +6,9 @@ import Foundation
 /// prefix (and strips it); where the prefixed name reaches the process as is, it counts as
 /// the plain one, so `TEST_RUNNER_CI=1` means `CI=1`.
 enum Environment {
+    /// `GRAMOPHONE_QUIET`: no notices on standard error (recording reports, new vinyls, vinyl issues).
+    static let quietVariable = "GRAMOPHONE_QUIET"
+
     static func value(_ name: String, in environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
         if let value = environment[name], !value.trimmingWhitespace().isEmpty { return value }
         if let value = environment["TEST_RUNNER_" + name], !value.trimmingWhitespace().isEmpty { return value }

@@ -1,91 +1,6 @@
 import Foundation
 
-/// The file formats Gramophone reads and writes.
-///
-/// Reading picks the format from the file's extension and, where that is ambiguous (`.json`),
-/// from its content; see `detect(data:fileExtension:)`.
-public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
-    /// Gramophone's JSON vinyl (and the Vinyl library's bare-array files, which it extends).
-    case gramophone
-    /// DVR cassettes: `{"name", "interactions": [{"request", "response", "recorded_at"}]}`.
-    case dvr
-    /// HTTP Archive 1.2, as browsers' devtools, proxies and Replay write it.
-    case har
-    /// VCR.py and Ruby VCR JSON cassettes (read only).
-    case vcr
-    /// Gramophone's vinyl structure as an XML property list, bodies as `<data>`.
-    case plist
-
-    /// The format's name, as the CLI takes it.
-    public var description: String {
-        switch self {
-        case .gramophone: return "gramophone"
-        case .dvr: return "dvr"
-        case .har: return "har"
-        case .vcr: return "vcr"
-        case .plist: return "plist"
-        }
-    }
-
-    /// Whether `Vinyl.encoded(as:)` can write this format.
-    package var isWritable: Bool { self != .vcr }
-
-    /// Whether a file of this format holds every track of `vinyl` as recorded: DVR cassettes
-    /// and HAR files have no place for a streamed response's chunks and timing, DVR cassettes
-    /// and property lists none for a WebSocket conversation.
-    package func canHold(_ vinyl: Vinyl) -> Bool {
-        // DVR and HAR have no place for a stream's chunks; DVR and plist none for a WebSocket
-        // conversation (HAR keeps it as Chrome's `_webSocketMessages`).
-        let holdsStreams = self == .gramophone || self == .plist
-        let holdsConversations = self == .gramophone || self == .har
-        switch self {
-        case .vcr: return false
-        case .gramophone, .plist, .dvr, .har:
-            return !vinyl.tracks.contains { track in
-                guard case .response(let response) = track.outcome else { return false }
-                return (response.stream != nil && !holdsStreams) || (response.conversation != nil && !holdsConversations)
-            }
-        }
-    }
-
-    /// The format as a report names a file of it: `a DVR cassette`.
-    package var article: String {
-        switch self {
-        case .gramophone: return "a Gramophone vinyl"
-        case .dvr: return "a DVR cassette"
-        case .har: return "a HAR file"
-        case .vcr: return "a VCR cassette"
-        case .plist: return "a property-list vinyl"
-        }
-    }
-
-    /// The extension files of this format usually carry.
-    package var fileExtension: String {
-        switch self {
-        case .gramophone, .dvr, .vcr: return "json"
-        case .har: return "har"
-        case .plist: return "plist"
-        }
-    }
-
-    /// A format from a name a person types: the raw values plus `json`/`native` for
-    /// Gramophone's JSON and `vcrpy` for VCR cassettes.
-    package init?(name: String) {
-        switch name.lowercased() {
-        case "json", "native", "gramophone", "vinyl": self = .gramophone
-        case "vcrpy", "vcr": self = .vcr
-        case "dvr": self = .dvr
-        case "har": self = .har
-        case "plist": self = .plist
-        default: return nil
-        }
-    }
-
-    /// Every format, for error messages and help texts: `gramophone (.json), dvr (.json), …`.
-    package static var supportedList: String {
-        allCases.map { "\($0) (.\($0.fileExtension)\($0.isWritable ? "" : ", read only"))" }.joined(separator: ", ")
-    }
-
+extension VinylFormat {
     /// The format of a file from its extension and content.
     ///
     /// `.har` is HAR and `.plist` a property-list vinyl. For `.json` (or no extension, or an
@@ -151,15 +66,6 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
 
     private static func unknown(file: String?, problem: String) -> VinylError {
         VinylError(.unknownFormat, file: file, problem: problem, fix: "Supported formats: \(supportedList)")
-    }
-
-    /// Where track `index` sits in a file of this format, for messages: `log.entries[3]`.
-    package func place(ofTrack index: Int) -> String {
-        switch self {
-        case .gramophone, .plist: return "tracks[\(index)]"
-        case .dvr, .vcr: return "interactions[\(index)]"
-        case .har: return "log.entries[\(index)]"
-        }
     }
 }
 

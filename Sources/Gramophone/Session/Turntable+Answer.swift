@@ -4,49 +4,6 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// What a request is answered with, and where the answer came from: the one value every API
-/// style (async, tasks, URLSession) receives from `Turntable.answer(_:)`.
-struct Answer: Sendable {
-    enum Source: Sendable {
-        /// A stub; `delay` is the time its network condition takes.
-        case stub(delay: TimeInterval)
-        /// The vinyl's track at this position; held back as the Turntable's timing says.
-        case track(Int, recordedDuration: TimeInterval?)
-        /// The real network (recorded, or a host the recording leaves alone): it took its time already.
-        case network
-        /// Nothing answered: the outcome is the miss report, or the error that ended the way
-        /// through (too many redirects, a replay deadline passed).
-        case miss
-    }
-
-    var outcome: Result<(HTTPURLResponse, Data), any Error>
-    var source: Source
-    /// How the body was streamed (a recorded stream, a streaming stub): it is delivered piece
-    /// by piece where the API allows (Session/StreamPlayback.swift).
-    var stream: TrackStream?
-    /// A live stream handed on while it is recorded; the outcome's body is empty then.
-    var relayed: ChunkSource?
-    /// The response's head in each client library's form, where the answer has one ready (a
-    /// track's, built on its first play; a live AsyncHTTPClient response's). Nil where only the
-    /// outcome's `HTTPURLResponse` has it.
-    var head: ResponseHead?
-    /// A WebSocket stub's conversation: a recorded one, or a script (Stubbing/WebSocketScript.swift).
-    var conversation: WebSocketConversation?
-    var webSocketScript: WebSocketScript?
-
-    /// The response is a `text/event-stream`: its events are cut at empty lines.
-    var isEventStream: Bool {
-        guard case .success(let (response, _)) = outcome else { return false }
-        return response.isEventStream
-    }
-
-    /// The vinyl position of the track that answered, if one did.
-    var trackIndex: Int? {
-        if case .track(let index, _) = source { return index }
-        return nil
-    }
-}
-
 extension Turntable {
     /// How many miss reports a Turntable keeps; `playback.misses` still counts every miss.
     static let missLogLimit = 100
@@ -151,13 +108,9 @@ extension Turntable {
 }
 
 extension Turntable.Deck {
-    /// How many requests `playback.requests` keeps: a benchmark replaying millions of times
-    /// must not grow without bound; a test asserting what was sent never gets near it.
-    static let requestLogLimit = 10_000
-
     /// Notes a request the Turntable was sent, under the lock its answer already takes.
     mutating func log(_ sent: Track.Request) {
-        if requests.count < Self.requestLogLimit { requests.append(sent) }
+        if requests.count < RequestLog.limit { requests.append(sent) }
     }
 
     /// Adds a freshly recorded track so later requests can match it. The request it answered

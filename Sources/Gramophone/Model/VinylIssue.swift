@@ -25,7 +25,7 @@ public struct VinylIssue: Sendable, Hashable, CustomStringConvertible {
     /// Writes the vinyl's issues to standard error, once per file (or vinyl name) per process,
     /// unless `GRAMOPHONE_QUIET` is set (`Vinyl.issues` and `gramophone lint` still list them).
     static func warnOnce(about vinyl: Vinyl, file: URL?) {
-        guard !Environment.isSet(Recording.quietVariable), let text = claimWarning(about: vinyl, file: file) else { return }
+        guard !Environment.isSet(Environment.quietVariable), let text = claimWarning(about: vinyl, file: file) else { return }
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
 
