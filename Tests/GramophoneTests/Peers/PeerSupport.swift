@@ -82,3 +82,51 @@ extension HandlerCalls where Call == HandlerCall {
         { [self] in record(HandlerCall($0, $1, $2)) }
     }
 }
+
+/// Vinyl's SwiftCheck generators, as a seeded generator so a failure reruns the same cases
+/// (SwiftCheck is not a dependency here): each property runs on `Cases.count` cases.
+struct Cases: RandomNumberGenerator {
+    static let count = 100
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    /// SplitMix64.
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Vinyl's `lowerStringGen`: one or more of `a`…`z`.
+    mutating func lowerString(maxLength: Int = 12) -> String {
+        String((0..<Int.random(in: 1...maxLength, using: &self)).map { _ in Character(UnicodeScalar(UInt8.random(in: 97...122, using: &self))) })
+    }
+
+    /// Vinyl's `urlStringGen`: `http://<lower>.com`.
+    mutating func urlString() -> String { "http://\(lowerString()).com" }
+
+    /// Vinyl's `urlPathGen`: zero or more `/<lower>`.
+    mutating func urlPath() -> String { (0..<Int.random(in: 0...4, using: &self)).map { _ in "/" + lowerString() }.joined() }
+
+    /// Vinyl's `pathParameterGen`: `?param1=<lower>&param2=<lower>&param3=<lower>`.
+    mutating func pathParameters() -> String { "?param1=\(lowerString())&param2=\(lowerString())&param3=\(lowerString())" }
+
+    /// Any string: letters of several scripts, digits, spaces, punctuation (SwiftCheck's `String.arbitrary`).
+    mutating func string(maxLength: Int = 20) -> String {
+        let alphabet = Array("abcXYZ019 -_.,;:!?\"'{}[]\\/é日本🎵\t")
+        return String((0..<Int.random(in: 0...maxLength, using: &self)).map { _ in alphabet.randomElement(using: &self)! })
+    }
+
+    /// `HTTPHeaders.arbitrary`: names a header can have (tokens), values of visible ASCII.
+    mutating func headers() -> [String: String] {
+        var headers: [String: String] = [:]
+        for _ in 0..<Int.random(in: 0...5, using: &self) {
+            let value = String((0..<Int.random(in: 1...16, using: &self)).map { _ in Character(UnicodeScalar(UInt8.random(in: 33...126, using: &self))) })
+            headers["X-" + lowerString(maxLength: 8)] = value
+        }
+        return headers
+    }
+}
