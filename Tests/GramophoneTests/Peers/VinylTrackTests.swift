@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Gramophone
+import Gramophone
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -16,7 +16,7 @@ import FoundationNetworking
     /// What a caller is handed for `track`'s request.
     private func replayed(_ track: Track) async throws -> (Data, HTTPURLResponse) {
         let turntable = Turntable(vinyl: Vinyl(name: "track", tracks: [track]))
-        let (data, response) = try await turntable.data(for: track.request.urlRequest)
+        let (data, response) = try await turntable.data(for: URLRequest(url: track.request.url))
         return (data, try #require(response as? HTTPURLResponse))
     }
 

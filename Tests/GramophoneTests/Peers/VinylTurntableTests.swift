@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Gramophone
+import Gramophone
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
