@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import Gramophone
+import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -87,18 +86,11 @@ extension HandlerCalls where Call == HandlerCall {
 /// (SwiftCheck is not a dependency here): each property runs on `Cases.count` cases.
 struct Cases: RandomNumberGenerator {
     static let count = 100
-    private var state: UInt64
+    private var generator: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
-    /// SplitMix64.
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     /// Vinyl's `lowerStringGen`: one or more of `a`…`z`.
     mutating func lowerString(maxLength: Int = 12) -> String {

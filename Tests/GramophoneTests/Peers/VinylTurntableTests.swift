@@ -1,7 +1,6 @@
 import Foundation
-import Testing
-
 import Gramophone
+import Testing
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -187,56 +186,44 @@ import FoundationNetworking
         return (folder, folder.appendingPathComponent(name).appendingPathExtension("json"))
     }
 
-    private func recordingTurntable(
-        playing fixture: String, mode: RecordMode, dogFood: String, path: URL
-    ) throws -> Turntable {
-        let dogFood = try Peers.turntable(dogFood, matching: Self.vinylDefault)
-        let recording = Recording(mode: mode, session: dogFood, environment: Peers.localEnvironment).writing(to: path)
-        return try Peers.turntable(fixture, matching: Self.vinylDefault, recording: recording)
+    /// Vinyl's four recording tests: what is played, the mode, the dog food, the request, and
+    /// whether the path is written after `stopRecording()` (`eject()`).
+    struct RecordingCase: Sendable, CustomTestStringConvertible {
+        var name: String
+        var playing: String
+        var mode: RecordMode
+        var dogFood: String
+        var url: String
+        var writes: Bool
+        var testDescription: String { name }
     }
 
-    @Test func recordingMissingVinylVinylMissing() async throws {
-        let (folder, path) = try recordingPath("vinyl_recording")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let turntable = try recordingTurntable(playing: "vinyl/vinyl_recording", mode: .once, dogFood: "vinyl/vinyl_single", path: path)
-        let calls = HandlerCalls<HandlerCall>()
-        turntable.dataTask(with: URL(string: "http://api.test.com")!, completionHandler: calls.handler).resume()
-        _ = await calls.first(1)
-        try turntable.eject()
-        #expect(FileManager.default.fileExists(atPath: path.path))
-    }
+    static let recordingCases = [
+        RecordingCase(
+            name: "missingVinyl, vinyl missing", playing: "vinyl/vinyl_recording", mode: .once, dogFood: "vinyl/vinyl_single", url: "http://api.test.com",
+            writes: true),
+        RecordingCase(
+            name: "missingVinyl, vinyl present", playing: "vinyl/vinyl_single", mode: .once, dogFood: "vinyl/vinyl_single", url: "http://api.test.com",
+            writes: false),
+        RecordingCase(
+            name: "missingTracks, missing track", playing: "vinyl/vinyl_single", mode: .newEpisodes, dogFood: "vinyl/vinyl_multiple",
+            url: "http://api.test1.com", writes: true),
+        RecordingCase(
+            name: "missingTracks, existing track", playing: "vinyl/vinyl_single", mode: .newEpisodes, dogFood: "vinyl/vinyl_single",
+            url: "http://api.test.com", writes: false),
+    ]
 
-    @Test func recordingMissingVinylVinylPresent() async throws {
+    @Test(arguments: recordingCases) func recording(_ recordingCase: RecordingCase) async throws {
         let (folder, path) = try recordingPath("vinyl_recording")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let turntable = try recordingTurntable(playing: "vinyl/vinyl_single", mode: .once, dogFood: "vinyl/vinyl_single", path: path)
+        let dogFood = try Peers.turntable(recordingCase.dogFood, matching: Self.vinylDefault)
+        let recording = Recording(mode: recordingCase.mode, session: dogFood, environment: Peers.localEnvironment).writing(to: path)
+        let turntable = try Peers.turntable(recordingCase.playing, matching: Self.vinylDefault, recording: recording)
         let calls = HandlerCalls<HandlerCall>()
-        turntable.dataTask(with: URL(string: "http://api.test.com")!, completionHandler: calls.handler).resume()
+        turntable.dataTask(with: URL(string: recordingCase.url)!, completionHandler: calls.handler).resume()
         _ = await calls.first(1)
         try turntable.eject()
-        #expect(!FileManager.default.fileExists(atPath: path.path))
-    }
-
-    @Test func recordingMissingTracksMissingTrack() async throws {
-        let (folder, path) = try recordingPath("vinyl_recording")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let turntable = try recordingTurntable(playing: "vinyl/vinyl_single", mode: .newEpisodes, dogFood: "vinyl/vinyl_multiple", path: path)
-        let calls = HandlerCalls<HandlerCall>()
-        turntable.dataTask(with: URL(string: "http://api.test1.com")!, completionHandler: calls.handler).resume()
-        _ = await calls.first(1)
-        try turntable.eject()
-        #expect(FileManager.default.fileExists(atPath: path.path))
-    }
-
-    @Test func recordingMissingTracksExistingTrack() async throws {
-        let (folder, path) = try recordingPath("vinyl_recording")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let turntable = try recordingTurntable(playing: "vinyl/vinyl_single", mode: .newEpisodes, dogFood: "vinyl/vinyl_single", path: path)
-        let calls = HandlerCalls<HandlerCall>()
-        turntable.dataTask(with: URL(string: "http://api.test.com")!, completionHandler: calls.handler).resume()
-        _ = await calls.first(1)
-        try turntable.eject()
-        #expect(!FileManager.default.fileExists(atPath: path.path))
+        #expect(FileManager.default.fileExists(atPath: path.path) == recordingCase.writes)
     }
 
     // MARK: Configuration
