@@ -58,6 +58,12 @@ final class Recorder: Sendable {
     let ledger = Locked(Ledger())
     /// Serialises this recorder's saves, and holds what they know of the file.
     private let saves: Locked<SaveState>
+    /// Tracks of the played vinyl still to be copied into a distinct destination
+    /// (`Recording.destination`), and the file they were played from; written with the first save.
+    private let copied: Locked<(tracks: [Track], from: URL)?>
+    /// Why this recorder may not record (a bundle's vinyl whose source folder is missing):
+    /// misses are not recorded and say so, and a write asked for throws it.
+    let refusal: VinylError?
 
     /// The session that reaches the real network.
     let session: any NetworkSession
@@ -69,8 +75,15 @@ final class Recorder: Sendable {
     /// - Parameters:
     ///   - loaded: the tracks the file held when the Turntable was made (also with `.all`,
     ///     which does not play them).
-    init(recording: Recording, mode: RecordMode, file: URL, vinylName: String, isNew: Bool, loaded: [Track], staleness: Staleness? = nil) {
+    ///   - copied: tracks played from another file to write into `file` with the first save.
+    ///   - refusal: why nothing may be recorded, when that is so.
+    init(
+        recording: Recording, mode: RecordMode, file: URL, vinylName: String, isNew: Bool, loaded: [Track], staleness: Staleness? = nil,
+        copied: (tracks: [Track], from: URL)? = nil, refusal: VinylError? = nil
+    ) {
         self.recording = recording
+        self.copied = Locked(copied)
+        self.refusal = refusal
         session = recording.session ?? DeferredSession()
         #if AsyncHTTPClient
         httpClient = RecordingHTTPClient(recording.httpClient)
@@ -107,6 +120,7 @@ final class Recorder: Sendable {
 
     /// Whether a miss may go to the network and be recorded.
     var mayRecord: Bool {
+        guard refusal == nil else { return false }
         switch mode {
         case .never: return false
         case .once: return isNew || startedInThisRun
@@ -116,6 +130,9 @@ final class Recorder: Sendable {
 
     /// Why a miss was not recorded, for its report; nil when the mode says nothing useful.
     var whyNotRecorded: String? {
+        if let refusal, mode != .never, mode != .once || isNew {
+            return "it would be recorded, but \(refusal.problem). \(refusal.fix)"
+        }
         guard !mayRecord, mode == .once else { return nil }
         return "the record mode is once and the vinyl file exists, so it is write-protected; use new_episodes to add to it, or delete the file to record it again"
     }
@@ -188,20 +205,33 @@ final class Recorder: Sendable {
     /// what still looks like a secret (nothing is written then). On failure the tracks stay
     /// pending, so a later eject (or the release) tries again. Returns what this save did (nil
     /// when there was nothing to save), printed on stderr unless the recording is quiet.
-    func writeIfPending() throws -> RecordingReport? {
+    /// `evenIfUnchanged` saves with nothing recorded too (`eject(evenIfUnchanged:)`).
+    func writeIfPending(evenIfUnchanged: Bool = false) throws -> RecordingReport? {
         try saves.withLock { state in
-            let mine = ledger.withLock { ledger -> [Track] in
+            let recorded = ledger.withLock { ledger -> [Track] in
                 defer { ledger.unwritten = [] }
                 return ledger.unwritten
             }
-            guard !mine.isEmpty else { return nil }
+            guard !recorded.isEmpty || evenIfUnchanged else { return nil }
+            if let refusal {
+                ledger.withLock { $0.unwritten = recorded + $0.unwritten }
+                throw refusal
+            }
+            // A distinct destination gets the played tracks with its first write.
+            let copy = copied.withLock { $0 }
+            let mine = (copy?.tracks ?? []) + recorded
             var report: RecordingReport
             do {
                 report = try VinylLock.withLock(on: file) { try save(mine, state: &state) }
             } catch {
                 // Put back ahead of what was recorded meanwhile.
-                ledger.withLock { $0.unwritten = mine + $0.unwritten }
+                ledger.withLock { $0.unwritten = recorded + $0.unwritten }
                 throw error
+            }
+            copied.withLock { $0 = nil }
+            if let copy {
+                report.copiedFrom = copy.from
+                report.copiedCount = copy.tracks.count
             }
             let (redacted, rewritten, stoppedAtEject) = ledger.withLock { ledger in
                 defer { (ledger.unreported, ledger.redacted, ledger.rewritten, ledger.stoppedAtEject) = (0, RedactedPlaces(), RedactedPlaces(), 0) }

@@ -76,6 +76,16 @@ public struct Recording: Sendable {
     /// started stays recordable for the others) and a re-recording (tracks another case
     /// recorded in the run are not replaced). Nil: each Turntable is a run of its own.
     package var runKey: String?
+    /// The file the vinyl is written to, when it is not the file it is played from: the
+    /// Turntable plays the vinyl from its store (a bundle, a folder) and writes the whole vinyl,
+    /// the tracks it played from and those it recorded, to this file (Vinyl's `recordingPath`).
+    /// Nil (the default) writes into the played file (for a bundle, the source file it copies).
+    /// The mode reads the played file: `.once` records when it is missing, `.newEpisodes` adds
+    /// what it lacks. A write happens when something was recorded, or when asked
+    /// (`Turntable.eject(evenIfUnchanged: true)`), merging with what the file holds then, under
+    /// the same lock as any write; its report names this file and the tracks copied into it.
+    /// Set it with `writing(to:)`.
+    public var destination: URL?
     /// Places known to hold no secret: the default redaction leaves them alone and the check
     /// before writing does not report them. Empty by default; set it with `allowing(_:)`.
     var allowedSecrets: [SecretPlace] = []
@@ -112,6 +122,20 @@ public struct Recording: Sendable {
         self.streamLimit = streamLimit
         self.reRecordAfter = reRecordAfter
         self.environment = environment
+    }
+
+    /// This recording, writing the whole vinyl to `file` instead of the file it is played from
+    /// (see `destination`): play a vinyl from a test bundle and record into a file you name.
+    ///
+    /// ```swift
+    /// let file = URL(fileURLWithPath: "/tmp/recorded/users.json")
+    /// let turntable = try Turntable(vinylNamed: "users", from: .bundle(.module),
+    ///                               recording: Recording(mode: .newEpisodes).writing(to: file))
+    /// ```
+    public func writing(to file: URL) -> Recording {
+        var copy = self
+        copy.destination = file
+        return copy
     }
 
     /// This recording, also keeping what is at `places` although it looks like a secret: a

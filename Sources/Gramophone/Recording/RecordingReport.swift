@@ -63,6 +63,12 @@ public struct RecordingReport: Sendable, Equatable, CustomStringConvertible {
     public var convertedFrom: VinylFormat?
     /// Where the converted file's original was copied, byte for byte: `NAME.json.dvr-original`.
     public var original: URL?
+    /// The file the vinyl was played from, when the write went to another file
+    /// (`Recording.destination`) and copied its tracks there; nil otherwise.
+    public var copiedFrom: URL?
+    /// Tracks of the played vinyl copied into the file with this write (counted in
+    /// `tracksAdded` when added, as recorded ones are).
+    public var copiedCount = 0
     /// WebSocket conversations still open when the Turntable was ejected: each was written as
     /// recorded so far, its end `stopped` ("the Turntable was ejected"), and its connection
     /// left open, no longer recorded. Close the socket before `eject()` to record the close.
@@ -77,6 +83,7 @@ public struct RecordingReport: Sendable, Equatable, CustomStringConvertible {
         if alreadyRecorded > 0 { counts.append("\(alreadyRecorded) already recorded by another writer") }
         if replacedCount > 0 { counts.append("\(replacedCount) replaced") }
         if restoredCount > 0 { counts.append("\(restoredCount) written again, which the file had lost") }
+        if let copiedFrom { counts.append("\(copiedCount) copied from \(copiedFrom.path), the vinyl played") }
         var text = "Gramophone: wrote \(tracks) to \(file.path) (\(counts.joined(separator: ", ")))"
         if let convertedFrom {
             text += "; converted from \(convertedFrom.article) to Gramophone's format, which can hold what was recorded"

@@ -40,11 +40,13 @@ extension Turntable {
         }
     }
 
-    /// The delegate tasks report to, as `URLSession.delegate`.
-    var delegate: (any URLSessionDelegate)? { settings.withLock { $0.delegate } }
+    /// The delegate tasks report to, as `URLSession.delegate`: nil until `setDelegate(_:queue:)`
+    /// gives one.
+    public var delegate: (any URLSessionDelegate)? { settings.withLock { $0.delegate } }
 
-    /// The queue delegate calls and completion handlers run on, as `URLSession.delegateQueue`.
-    var delegateQueue: OperationQueue { settings.withLock { $0.delegateQueue } }
+    /// The queue delegate calls and completion handlers run on, as `URLSession.delegateQueue`:
+    /// a serial queue of its own until `setDelegate(_:queue:)` names another.
+    public var delegateQueue: OperationQueue { settings.withLock { $0.delegateQueue } }
 
     /// When answers arrive; see `PlaybackTiming`. Setting it (even to the same value) starts
     /// the chronological clock over: the next request is the recording's start again.

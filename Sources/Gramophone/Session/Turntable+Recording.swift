@@ -22,21 +22,27 @@ extension Turntable {
     /// `GRAMOPHONE_QUIET` is set (or ``Recording/isQuiet``), and as the returned value, which a
     /// test helper may attach to the test.
     ///
+    /// With `evenIfUnchanged`, it writes also when nothing new was recorded: the file then holds
+    /// the vinyl as played (with a `Recording.destination`, the played tracks are copied into
+    /// it), merged with what it holds, as any write.
+    ///
     /// - Returns: what was written; nil when nothing was (no recording, or nothing new).
     /// - Throws: `VinylError(.unwritable)` naming the path; the previous file is unchanged
-    ///   and the tracks stay pending, so a later `eject()` can try again.
+    ///   and the tracks stay pending, so a later `eject()` can try again. For a bundle's vinyl
+    ///   whose source folder is missing, the same error naming where it would write, when there
+    ///   is something to write.
     ///
     /// With the `AsyncHTTPClient` trait, it also shuts down the `HTTPClient` made for the recording
     /// (never one given as `Recording.httpClient`); recording later makes another.
     @discardableResult
-    public func eject() throws -> RecordingReport? {
+    public func eject(evenIfUnchanged: Bool = false) throws -> RecordingReport? {
         guard let recorder else { return nil }
         #if AsyncHTTPClient
         defer { recorder.httpClient.shutDown() }
         #endif
         // A conversation still open would otherwise be written only if it ended before release.
         recorder.stopOpenConversations()
-        return try recorder.writeIfPending()
+        return try recorder.writeIfPending(evenIfUnchanged: evenIfUnchanged)
     }
 
     /// The eject a released Turntable performs: nowhere to throw, so failures go to stderr.

@@ -153,33 +153,36 @@ public final class Turntable: NetworkSession, Sendable {
             return
         }
         var mode = try recording.resolvedMode(defaultForBundle: store.isBundle)
-        // Recording never writes into a build product: a bundle records into its source folder.
-        let file = mode == .never ? try store.file(for: name) : try store.recordingFile(for: name, sourceFile: sourcePath)
-        let exists = FileManager.default.fileExists(atPath: file.path)
+        // What is played, and where it is written (see Recording+Destination.swift): the same
+        // file unless `Recording.destination` names another; never a build product.
+        let (played, file, refusal) = try recording.files(for: name, in: store, mode: mode, sourcePath: sourcePath)
+        let exists = FileManager.default.fileExists(atPath: played.path)
         var vinyl: Vinyl
         // With .all the file is not played, but its tracks are what the recording replaces.
         var replaced: [Track] = []
         switch mode {
         case .all:
             vinyl = Vinyl(name: file.deletingPathExtension().lastPathComponent)
-            replaced = exists ? ((try? Vinyl(contentsOf: file))?.tracks ?? []) : []
+            replaced = FileManager.default.fileExists(atPath: file.path) ? ((try? Vinyl(contentsOf: file))?.tracks ?? []) : []
         case .once, .newEpisodes:
-            vinyl = exists ? try Vinyl(contentsOf: file) : Vinyl(name: file.deletingPathExtension().lastPathComponent)
+            vinyl = exists ? try Vinyl(contentsOf: played) : Vinyl(name: file.deletingPathExtension().lastPathComponent)
         case .never:
-            guard exists else { throw recording.neverRecordsError(file: file, isBundle: store.isBundle, source: source) }
-            vinyl = try Vinyl(contentsOf: file)
+            guard exists else { throw recording.neverRecordsError(file: played, isBundle: store.isBundle, source: source) }
+            vinyl = try Vinyl(contentsOf: played)
         }
         // Expiry (Recording.reRecordAfter): a stale vinyl is recorded again where recording is allowed.
         let reRecords = (mode == .once || mode == .newEpisodes) && !recording.isCI
-        let staleness = exists && mode != .all ? Staleness(vinyl, file: file, recording: recording, reRecords: reRecords) : nil
+        let staleness = exists && mode != .all ? Staleness(vinyl, file: played, recording: recording, reRecords: reRecords) : nil
         if staleness?.isReRecorded == true {
             mode = .all
             replaced = vinyl.tracks
             vinyl = Vinyl(name: vinyl.name)
         }
+        let written = Recording.destinationTracks(played: vinyl.tracks, file: file, distinct: file != played, mode: mode, replaced: replaced)
         let recorder = Recorder(
-            recording: recording, mode: mode, file: file, vinylName: name, isNew: !exists, loaded: mode == .all ? replaced : vinyl.tracks, staleness: staleness)
-        self.init(vinyl: vinyl, matching: matching, file: file, sourceFile: source, recorder: recorder)
+            recording: recording, mode: mode, file: file, vinylName: name, isNew: !exists, loaded: written.known, staleness: staleness,
+            copied: written.copied.isEmpty ? nil : (written.copied, played), refusal: refusal)
+        self.init(vinyl: vinyl, matching: matching, file: played, sourceFile: source, recorder: recorder)
         if let staleness, recording.printsStaleness, staleness.isReRecorded || staleness.claimReport() {
             FileHandle.standardError.write(Data((staleness.description + "\n").utf8))
         }

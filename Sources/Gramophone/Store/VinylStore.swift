@@ -78,7 +78,9 @@ public struct VinylStore: Sendable, CustomStringConvertible {
         throw VinylError(
             .unwritable, file: path,
             problem: "recording into a bundle would write a build product, which the next build replaces, and the source folder its vinyls are copied from (\(shown)) \(missing)",
-            fix: "Create \(shown) and list it in the test target's resources (resources: [.copy(\"Vinyls\")]), or record with store: .folder(URL(fileURLWithPath: \"\(shown)\"))")
+            fix:
+                "Create \(shown) and list it in the test target's resources (resources: [.copy(\"Vinyls\")]), record with store: .folder(URL(fileURLWithPath: \"\(shown)\")),"
+                + " or name the file to write: Recording(…).writing(to: file)")
     }
 
     /// For a bundle, the source file of the vinyl `name` in the `Vinyls` folder of the target

@@ -183,9 +183,12 @@ extension Turntable {
         settings.withLock { makeProtocolClassLocked(&$0) }
     }
 
-    /// A configuration whose sessions this Turntable answers: `base` (`.ephemeral` when you pass
-    /// none) with the Turntable's URLProtocol class first and caching off, so every request
-    /// reaches it; the rest of `base` (headers, cookie storage, timeouts) stays.
+    /// A configuration whose sessions this Turntable answers: `base` with the Turntable's
+    /// URLProtocol class first and caching off, so every request reaches it; the rest of `base`
+    /// (headers, cookie storage, timeouts) stays. With no `base`, it starts from the
+    /// configuration of the `URLSession` the Turntable records through (`Recording.session`),
+    /// its `httpAdditionalHeaders` included, as Vinyl's `turntable.configuration` did; from
+    /// `.ephemeral` when there is none.
     ///
     /// Recording, what reaches the network and the track is what the session sends: the body
     /// (of upload tasks too, on Linux; on Apple platforms recording an upload task's body, which
@@ -196,8 +199,9 @@ extension Turntable {
     ///
     /// Not on watchOS, where a configuration's `URLProtocol` classes do not intercept requests.
     @available(watchOS, unavailable, message: "URLProtocol does not intercept requests on watchOS: hand the code under test a Turntable (a NetworkSession) instead")
-    public func makeURLSessionConfiguration(base: URLSessionConfiguration = .ephemeral) -> URLSessionConfiguration {
-        settings.withLock { settings in
+    public func makeURLSessionConfiguration(base: URLSessionConfiguration? = nil) -> URLSessionConfiguration {
+        let base = base ?? recordingConfiguration
+        return settings.withLock { settings in
             let configuration = makeURLSessionConfigurationLocked(&settings, base: base)
             return configuration
         }
@@ -217,7 +221,7 @@ extension Turntable {
         // Apple's URLSession does, with a protocol class of this session's own (Platforms.md).
         let taskFirst = TaskFirstDelegate(delegate)
         let configuration = settings.withLock { settings in
-            makeURLSessionConfigurationLocked(&settings, protocolClass: ProtocolSlots.claim(for: self, sessionDelegate: taskFirst))
+            makeURLSessionConfigurationLocked(&settings, base: recordingConfiguration, protocolClass: ProtocolSlots.claim(for: self, sessionDelegate: taskFirst))
         }
         let session = URLSession(configuration: configuration, delegate: taskFirst, delegateQueue: delegateQueue)
         taskFirst.session = session
@@ -225,6 +229,12 @@ extension Turntable {
         #else
         return URLSession(configuration: makeURLSessionConfiguration(), delegate: delegate, delegateQueue: delegateQueue)
         #endif
+    }
+
+    /// The configuration sessions start from when none is given: the recording `URLSession`'s,
+    /// or `.ephemeral`.
+    private var recordingConfiguration: URLSessionConfiguration {
+        (recorder?.recording.session as? URLSession)?.configuration ?? .ephemeral
     }
 
     func makeURLSessionConfigurationLocked(

@@ -132,6 +132,21 @@ import FoundationNetworking
         #expect(try Recording(environment: ["GRAMOPHONE_RECORD_MODE": "once", "CI": "1"]).resolvedMode() == .once)
     }
 
+    /// `testBundle:` with DVR's default `recordingEnabled`: this test target has no `Vinyls`
+    /// folder, yet the cassette replays; only a request it would record fails, naming where it
+    /// would write.
+    @Test func recordingEnabledTrueWithTestBundle() async throws {
+        let turntable = try Turntable(
+            vinylNamed: "Fixtures/dvr/example", from: .bundle(.module), recording: Recording(mode: .once, session: OfflineSession(), environment: [:]))
+        #expect(try await body(turntable, example()) == "hello")
+        let miss = await #expect(throws: TurntableError.self) { try await turntable.data(from: URL(string: "http://example.com/other")!) }
+        #expect(miss.map { "\($0)" }?.contains("write-protected") == true)
+        let recording = try Turntable(
+            vinylNamed: "Fixtures/dvr/example", from: .bundle(.module), recording: Recording(mode: .newEpisodes, session: OfflineSession(), environment: [:]))
+        let wouldRecord = await #expect(throws: TurntableError.self) { try await recording.data(from: URL(string: "http://example.com/other")!) }
+        #expect(wouldRecord.map { "\($0)" }?.contains("would write a build product") == true)
+    }
+
     @Test func aRequestTheCassetteLacks() async throws {
         let turntable = try Turntable(vinylNamed: "example", from: .folder(Self.dvr))
         do {

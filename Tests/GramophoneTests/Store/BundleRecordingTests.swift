@@ -70,6 +70,34 @@ struct BundleRecordingTests {
         }
     }
 
+    /// Issue 45: a bundle's vinyl that exists replays under a recording mode without a source
+    /// folder (DVR's `testBundle:` with its default `recordingEnabled`); only what it would
+    /// record fails, naming where it would write, and nothing goes into the bundle.
+    @Test func withoutTheSourceFolderAnExistingVinylReplaysAndOnlyARecordingFails() async throws {
+        let layout = try Layout(sourceFolder: false)
+        defer { try? FileManager.default.removeItem(at: layout.root) }
+        let built = layout.bundleResources.appendingPathComponent("Vinyls/users.json")
+        try Vinyl(name: "users", tracks: [Track("GET https://api.example.com/users", .text("alice"))]).write(to: built)
+        let before = try Data(contentsOf: built)
+        for mode in [RecordMode.once, .newEpisodes] {
+            let recording = Recording(mode: mode, session: OfflineSession(), environment: [:])
+            let turntable = try Turntable(vinylNamed: "users", from: layout.store, matching: .default, recording: recording, sourcePath: layout.testFile)
+            let (data, _) = try await turntable.data(from: URL(string: "https://api.example.com/users")!)
+            #expect(String(decoding: data, as: UTF8.self) == "alice")
+            let miss = await #expect(throws: TurntableError.self) {
+                _ = try await turntable.data(from: URL(string: "https://api.example.com/other")!)
+            }
+            if mode == .newEpisodes {
+                // It would record this one: the miss says where it would write.
+                #expect(miss.map { "\($0)" }?.contains(layout.sourceVinyls.standardizedFileURL.path) == true)
+            }
+            #expect(try turntable.eject() == nil)
+            let refused = #expect(throws: VinylError.self) { try turntable.eject(evenIfUnchanged: true) }
+            #expect(refused?.kind == .unwritable)
+        }
+        #expect(try Data(contentsOf: built) == before)
+    }
+
     @Test func aMissNamesTheSourceFileNotTheBuiltCopy() async throws {
         let layout = try Layout()
         defer { try? FileManager.default.removeItem(at: layout.root) }
