@@ -6,7 +6,7 @@ import FoundationNetworking
 import BenchFixtures
 import Gramophone
 
-// Benchmarks of issues 8, 16, 20 and 39. Names start with the benchmark's number so `scripts/bench` can
+// Benchmarks of issues 8, 16, 20, 39 and 46. Names start with the benchmark's number so `scripts/bench` can
 // pair each with its baseline; BENCHMARKS.md explains what each one measures.
 
 /// Fast paths: many samples, wall clock and allocations per request.
@@ -233,4 +233,8 @@ let benchmarks: @Sendable () -> Void = {
     // 10: replaying a recorded 1,000-message WebSocket conversation at once, against the same
     // messages from an array (issue 39; WebSocketBenchmarks.swift).
     webSocketBenchmarks()
+
+    // 11 to 14: recording large bodies, into a large file, and through makeURLSession(), without
+    // a network (issue 46; RecordingBenchmarks.swift).
+    recordingBenchmarks()
 }
