@@ -33,20 +33,25 @@ struct LoadingTask {
     /// upgrade): a URLProtocol sees at most the handshake, never the messages.
     var isWebSocket = false
 
-    init(_ task: URLSessionTask?, request: URLRequest) {
+    /// - Parameter session: on Linux, the session the task belongs to when the caller knows it
+    ///   (a `makeURLSession()` session): the task's fields are then read only for an upload
+    ///   task's body, not for every request.
+    init(_ task: URLSessionTask?, request: URLRequest, session known: URLSession? = nil) {
         isWebSocket = Self.opensWebSocket(task, request)
         guard let task else { return }
         isDownload = task is URLSessionDownloadTask
         let requestHasNoBody = request.httpBody == nil && request.httpBodyStream == nil
         #if canImport(FoundationNetworking)
-        let fields = Self.fields(of: task)
-        if let session = fields["session"].flatMap(Self.unwrapped) as? URLSession {
+        let readsBody = requestHasNoBody && task is URLSessionUploadTask
+        // Reflection walks every stored property of the task: only when something is unknown.
+        let fields = known == nil || readsBody ? Self.fields(of: task) : [:]
+        if let session = known ?? fields["session"].flatMap(Self.unwrapped) as? URLSession {
             configuration = session.configuration
             receivesPieces = Self.callsDelegate(task, in: session)
         } else {
             receivesPieces = false
         }
-        if requestHasNoBody, task is URLSessionUploadTask {
+        if readsBody {
             switch fields["knownBody"].flatMap(Self.unwrapped).map(Self.bodyCase) {
             case .some(("data", let value as DispatchData)): body = Data(value)
             case .some(("file", let value as URL)):
