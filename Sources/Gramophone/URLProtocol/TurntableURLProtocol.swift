@@ -98,7 +98,10 @@ enum ProtocolSlots {
         // The request as the session sends it: the body, headers and cookies it adds itself.
         let request = task.completed(urlProtocol.request)
         let refusal = task.refusal(for: request, recording: turntable.recorder?.mayRecord == true)
-        let receivesPieces = task.receivesPieces
+        let converted = Result { try Track.Request(request) }
+        // Whether the task hears each piece is read by reflection: only for an answer that may
+        // come in pieces (a track known to go in one piece goes the same way either way).
+        let receivesPieces = (try? converted.get()).map { !turntable.mayAnswerInPieces($0) } == true ? false : task.receivesPieces
         let cookies = task.cookieJar
         #if canImport(FoundationNetworking)
         // Unchecked: the task is only handed to its delegates, on their queue, as URLSession does.
@@ -110,7 +113,7 @@ enum ProtocolSlots {
             var plan: StreamPlan?
             var relayed: ChunkSource?
             do {
-                let live = try Track.Request(request)
+                let live = try converted.get()
                 #if canImport(FoundationNetworking)
                 // Linux Foundation traps on a URLProtocol's redirect (`wasRedirectedTo`), so the
                 // protocol follows it itself, asking a makeURLSession() session's delegates
@@ -193,6 +196,23 @@ final class TurntableURLProtocol<Slot: SlotMarker>: URLProtocol, LoadingURLProto
 }
 
 extension Turntable {
+    /// Whether the answer to `live` may reach a URLProtocol's client in more than one piece: a
+    /// stub's, the network's, a streamed track's, a body longer than `bodyChunkSize`, a
+    /// redirect's target, or anything this cannot tell without answering. False only for a
+    /// track that goes in one piece, looked up as `canAnswer` looks (nothing is played).
+    func mayAnswerInPieces(_ live: Track.Request) -> Bool {
+        if recorder != nil || !stubs.isEmpty { return true }
+        let size = bodyChunkSize
+        let parts = RequestParts(live)
+        return deck.withLock { deck in
+            guard case .attributes(_, let playOnce) = deck.strategy.mode, deck.strategy.echoes.isEmpty,
+                let index = deck.index.firstMatch(for: live, parts: parts, played: playOnce ? deck.played : nil)
+            else { return true }
+            guard case .response(let response) = deck.index.tracks[index].outcome else { return false }
+            return response.stream != nil || response.body.count > size || (300..<400).contains(response.status)
+        }
+    }
+
     /// The URLProtocol class that answers requests from this Turntable.
     var urlProtocolClass: AnyClass {
         settings.withLock { makeProtocolClassLocked(&$0) }
