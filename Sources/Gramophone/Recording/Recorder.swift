@@ -44,19 +44,22 @@ final class Recorder: Sendable {
         /// brought up to date (decoded) only when a save finds other bytes.
         var lastWrite: LastWrite?
 
-        /// Bytes, format and name of one save, and the tracks they were encoded from.
+        /// Bytes, format and name of one save, and the tracks they were encoded from (or, with
+        /// `isRead`, the file as the Turntable loaded it and the tracks decoded from it).
         struct LastWrite: Sendable {
             var data = Data()
             var format: VinylFormat
             var name: String
             var tracks: [Track]
+            /// `tracks` are what a reader decodes from `data`: nothing to decode again.
+            var isRead = false
         }
 
         /// Makes `known` and `written` what a reader of the last write decodes, as the merge
         /// with another writer's file compares them (tracks equal as decoded, not as encoded).
         mutating func readBack(file: URL) {
             if let last = lastWrite {
-                known = (try? Vinyl(data: last.data, name: last.name, format: last.format, file: file.path))?.tracks ?? last.tracks
+                known = last.isRead ? last.tracks : (try? Vinyl(data: last.data, name: last.name, format: last.format, file: file.path))?.tracks ?? last.tracks
                 lastWrite = nil
             }
             for batch in writtenUnread {
@@ -99,7 +102,12 @@ final class Recorder: Sendable {
     /// - Parameters:
     ///   - loaded: the tracks the file held when the Turntable was made (also with `.all`,
     ///     which does not play them).
-    init(recording: Recording, mode: RecordMode, file: URL, vinylName: String, isNew: Bool, loaded: [Track], staleness: Staleness? = nil) {
+    ///   - loadedFrom: the bytes `loaded` were decoded from (`Recorder.read`), with their format
+    ///     and name: the first save finds the file unchanged by comparing bytes, not decoding it.
+    init(
+        recording: Recording, mode: RecordMode, file: URL, vinylName: String, isNew: Bool, loaded: [Track],
+        loadedFrom: (data: Data, format: VinylFormat, name: String)? = nil, staleness: Staleness? = nil
+    ) {
         self.recording = recording
         session = recording.session ?? DeferredSession()
         #if AsyncHTTPClient
@@ -114,7 +122,26 @@ final class Recorder: Sendable {
         startedInThisRun = run.startedHere
         runStart = run.start
         nearestNames = isNew ? VinylNames.nearest(to: vinylName, besides: file) : []
-        saves = Locked(SaveState(known: loaded, replaceable: mode == .all ? loaded : []))
+        var state = SaveState(known: loaded, replaceable: mode == .all ? loaded : [])
+        if let loadedFrom, mode != .all {
+            state.lastWrite = SaveState.LastWrite(data: loadedFrom.data, format: loadedFrom.format, name: loadedFrom.name, tracks: loaded, isRead: true)
+        }
+        saves = Locked(state)
+    }
+
+    /// The vinyl at `file` and the bytes it was decoded from, read as `Vinyl(contentsOf:)`
+    /// reads it, with its errors: what a recording Turntable loads, so its first save can tell
+    /// the file unchanged from its bytes.
+    static func read(_ file: URL) throws -> (vinyl: Vinyl, data: Data) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            _ = try Vinyl(contentsOf: file)  // the error it gives for a file it cannot read
+            throw error
+        }
+        let format = try VinylFormat.byExtension(file.pathExtension, file: file.path)
+        return (try Vinyl(data: data, name: file.deletingPathExtension().lastPathComponent, format: format, file: file.path), data)
     }
 
     /// Files the Turntables of a run (`Recording.runKey`) started (a new vinyl, or a
@@ -335,8 +362,17 @@ final class Recorder: Sendable {
             if let lastWrite, data == lastWrite.data {
                 return (Vinyl(name: lastWrite.name, tracks: lastWrite.tracks), lastWrite.format, true)
             }
-            let format = try VinylFormat.detect(data: data, fileExtension: file.pathExtension, file: file.path)
-            return (try Vinyl(data: data, name: file.deletingPathExtension().lastPathComponent, format: format, file: file.path), format, false)
+            let vinyl: Vinyl
+            do {
+                // One parse: decoding settles the format as detecting it would.
+                let byExtension = try VinylFormat.byExtension(file.pathExtension, file: file.path)
+                vinyl = try Vinyl(data: data, name: file.deletingPathExtension().lastPathComponent, format: byExtension, file: file.path)
+            } catch {
+                // Content that is no vinyl at all gets the error detecting its format gives.
+                _ = try VinylFormat.detect(data: data, fileExtension: file.pathExtension, file: file.path)
+                throw error
+            }
+            return (vinyl, vinyl.format ?? .gramophone, false)
         } catch {
             if mode == .all { return (nil, byExtension ?? .gramophone, false) }
             if let error = error as? VinylError { throw error }

@@ -142,12 +142,20 @@ public final class Turntable: NetworkSession, Sendable {
         var vinyl: Vinyl
         // With .all the file is not played, but its tracks are what the recording replaces.
         var replaced: [Track] = []
+        // The bytes a recording loads its tracks from: its first save compares them, not decodes.
+        var loadedFrom: (data: Data, format: VinylFormat, name: String)?
         switch mode {
         case .all:
             vinyl = Vinyl(name: file.deletingPathExtension().lastPathComponent)
             replaced = exists ? ((try? Vinyl(contentsOf: file))?.tracks ?? []) : []
         case .once, .newEpisodes:
-            vinyl = exists ? try Vinyl(contentsOf: file) : Vinyl(name: file.deletingPathExtension().lastPathComponent)
+            if exists {
+                let read = try Recorder.read(file)
+                vinyl = read.vinyl
+                loadedFrom = (read.data, read.vinyl.format ?? .gramophone, read.vinyl.name)
+            } else {
+                vinyl = Vinyl(name: file.deletingPathExtension().lastPathComponent)
+            }
         case .never:
             guard exists else { throw recording.neverRecordsError(file: file, isBundle: store.isBundle, source: source) }
             vinyl = try Vinyl(contentsOf: file)
@@ -161,7 +169,8 @@ public final class Turntable: NetworkSession, Sendable {
             vinyl = Vinyl(name: vinyl.name)
         }
         let recorder = Recorder(
-            recording: recording, mode: mode, file: file, vinylName: name, isNew: !exists, loaded: mode == .all ? replaced : vinyl.tracks, staleness: staleness)
+            recording: recording, mode: mode, file: file, vinylName: name, isNew: !exists, loaded: mode == .all ? replaced : vinyl.tracks,
+            loadedFrom: mode == .all ? nil : loadedFrom, staleness: staleness)
         self.init(vinyl: vinyl, matching: matching, file: file, sourceFile: source, recorder: recorder)
         if let staleness, recording.printsStaleness, staleness.isReRecorded || staleness.claimReport() {
             FileHandle.standardError.write(Data((staleness.description + "\n").utf8))
