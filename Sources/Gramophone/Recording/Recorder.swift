@@ -287,14 +287,17 @@ final class Recorder: Sendable {
         let (disk, format, unchanged) = try readForMerge(lastWrite: state.lastWrite)
         // Another writer changed the file since this recorder wrote it: compare as decoded.
         if !unchanged { state.readBack(file: file) }
-        var known = Multiset(unchanged ? disk?.tracks ?? [] : state.known)
+        // Unchanged, the file holds only known tracks: unless some are replaced (`.all`), all
+        // are kept as they are, with no track hashed to find it known.
+        let keepsAll = unchanged && mode != .all
+        var known = Multiset(unchanged ? [] : state.known)
         var replaceable = Multiset(state.replaceable)
         let recordedRequests = Set(mine.map(\.request))
-        var kept: [Track] = []
+        var kept: [Track] = keepsAll ? disk?.tracks ?? [] : []
         var foreign: [Track] = []
         var replaced = 0
-        for track in disk?.tracks ?? [] {
-            let isKnown = known.remove(track)
+        for track in keepsAll ? [] : disk?.tracks ?? [] {
+            let isKnown = unchanged || known.remove(track)
             if mode == .all, !(track.recordedAt.map { $0 >= runStart } ?? false),
                 replaceable.remove(track) || recordedRequests.contains(track.request)
             {
