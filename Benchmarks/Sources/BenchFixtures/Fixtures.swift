@@ -1,8 +1,9 @@
 import Foundation
+import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Gramophone
 
 /// The vinyls the benchmarks play, built in code so every run measures the same data.
 public enum Fixtures {
@@ -20,18 +21,23 @@ public enum Fixtures {
 
     /// `count` small GET tracks with distinct URLs: what a large recorded suite looks like to the index.
     public static func tracks(count: Int) -> Vinyl {
-        Vinyl(name: "lookup-\(count)", tracks: (0..<count).map { index in
-            Track(request: Track.Request(method: "GET", url: url(index), headers: ["Accept": "application/json"]),
-                  outcome: .response(Track.Response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"id":\#(index)}"#.utf8))))
-        })
+        Vinyl(
+            name: "lookup-\(count)",
+            tracks: (0..<count).map { index in
+                Track(
+                    request: Track.Request(method: "GET", url: url(index), headers: ["Accept": "application/json"]),
+                    outcome: .response(Track.Response(status: 200, headers: ["Content-Type": "application/json"], body: Data(#"{"id":\#(index)}"#.utf8))))
+            })
     }
 
     /// `count` POSTs to one URL that differ only in their JSON body: what `[.method, .url, .body]`
     /// must tell apart through the index (bodies compared as values, not bytes).
     public static func bodyTracks(count: Int) -> Vinyl {
-        Vinyl(name: "body-lookup-\(count)", tracks: (0..<count).map { index in
-            Track(Track.Request(method: "POST", url: URL(string: "\(host)/v1/search")!).json(bodyText(index)), .json(#"{"page":\#(index)}"#))
-        })
+        Vinyl(
+            name: "body-lookup-\(count)",
+            tracks: (0..<count).map { index in
+                Track(Track.Request(method: "POST", url: URL(string: "\(host)/v1/search")!).json(bodyText(index)), .json(#"{"page":\#(index)}"#))
+            })
     }
 
     public static func bodyText(_ index: Int) -> String { #"{"query":"item \#(index)","limit":20}"# }
@@ -46,9 +52,10 @@ public enum Fixtures {
         var tracks: [Track] = []
         tracks.reserveCapacity(count)
         for index in 0..<count {
-            let request = Track.Request(method: index % 5 == 0 ? "POST" : "GET", url: url(index),
-                                        headers: ["Accept": "*/*", "User-Agent": "Bench/1.0", "Authorization": "Bearer <redacted>"],
-                                        body: index % 5 == 0 ? Data(#"{"query":"\#(sentence(8))","limit":20}"#.utf8) : Data())
+            let request = Track.Request(
+                method: index % 5 == 0 ? "POST" : "GET", url: url(index),
+                headers: ["Accept": "*/*", "User-Agent": "Bench/1.0", "Authorization": "Bearer <redacted>"],
+                body: index % 5 == 0 ? Data(#"{"query":"\#(sentence(8))","limit":20}"#.utf8) : Data())
             let headers: Headers
             let body: Data
             switch index % 3 {
@@ -65,8 +72,10 @@ public enum Fixtures {
                 headers = ["Content-Type": "application/octet-stream", "Cache-Control": "no-cache", "X-Request-Id": "req-\(index)", "Date": "Mon, 23 Nov 2026 09:00:00 GMT"]
                 body = Data((0..<1_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) })
             }
-            tracks.append(Track(request: request, outcome: .response(Track.Response(status: 200, headers: headers, body: body)),
-                                recordedAt: Date(timeIntervalSince1970: 1_795_000_000 + Double(index)), duration: 0.05))
+            tracks.append(
+                Track(
+                    request: request, outcome: .response(Track.Response(status: 200, headers: headers, body: body)),
+                    recordedAt: Date(timeIntervalSince1970: 1_795_000_000 + Double(index)), duration: 0.05))
         }
         return Vinyl(name: "mixed-\(count)", tracks: tracks)
     }
@@ -104,17 +113,19 @@ public enum StreamFixture {
     /// The vinyl file's text: one track, its response streamed (`"stream"`, no `"body"`).
     public static let vinylJSON: Data = {
         func quoted(_ text: String) -> String {
-            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            "\""
+                + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
                 .replacingOccurrences(of: "\n", with: "\\n") + "\""
         }
         let chunks = (0..<eventCount).map { #"{"offsetMs": 0, "text": \#(quoted(event($0)))}"# }.joined(separator: ",\n      ")
-        return Data("""
-        {"tracks": [{"request": {"method": "POST", "url": "\(url.absoluteString)"},
-          "response": {"status": 200, "headers": {"Content-Type": "text/event-stream"},
-            "stream": {"chunks": [
-              \(chunks)
-            ], "end": "finished"}}}]}
-        """.utf8)
+        return Data(
+            """
+            {"tracks": [{"request": {"method": "POST", "url": "\(url.absoluteString)"},
+              "response": {"status": 200, "headers": {"Content-Type": "text/event-stream"},
+                "stream": {"chunks": [
+                  \(chunks)
+                ], "end": "finished"}}}]}
+            """.utf8)
     }()
 
     /// A Turntable holding that one track, loaded from the file's text.

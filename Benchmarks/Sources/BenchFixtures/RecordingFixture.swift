@@ -99,7 +99,7 @@ public enum RecordingFixture {
         let file = folder.appendingPathComponent("raw.bin")
         let start = ContinuousClock.now
         if durable {
-            FileManager.default.createFile(atPath: file.path, contents: nil)
+            guard FileManager.default.createFile(atPath: file.path, contents: nil) else { throw BenchFailure(description: "could not create \(file.path)") }
             let handle = try FileHandle(forWritingTo: file)
             try handle.write(contentsOf: all)
             try handle.synchronize()
