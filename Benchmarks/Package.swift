@@ -16,6 +16,8 @@ let package = Package(
         .target(name: "BenchFixtures", dependencies: [.product(name: "Gramophone", package: "Gramophone")]),
         // Runs outside the benchmark harness (no malloc interposer): heap retained by a loaded
         // vinyl, and small workloads to profile under callgrind.
+        // Serves the workloads to scripts/bench-compare, which runs two commits' builds in turn.
+        .executableTarget(name: "GramophoneBenchCompare", dependencies: ["BenchFixtures", .product(name: "Gramophone", package: "Gramophone")]),
         .executableTarget(name: "GramophoneBenchDriver", dependencies: ["BenchFixtures", "HeapStats", .product(name: "Gramophone", package: "Gramophone")]),
         .executableTarget(
             name: "GramophoneBenchmarks",

@@ -5,7 +5,8 @@ Times are medians unless said (under 10 µs in nanoseconds), allocations are mal
 (median). Each benchmark is set against its baseline from the same run; benchmark 8 (issue 20's
 table of the peers) gets a table of its own with the ratios between its rows, benchmark 9
 (issue 16's stream replay) a line with its goal, and benchmark 10 (issue 39's WebSocket
-conversations) a table per message.
+conversations) a table per message. Benchmarks 11 to 14 (issue 46's recordings) are set against
+the raw write of the same bytes, the smaller file, and data(for:).
 """
 import json
 import re
@@ -91,6 +92,10 @@ def main():
         "9 stream replay": STREAM_BASELINE,
         WS_EXCHANGE: WS_EXCHANGE_BASELINE,
         WS_PUSHES: WS_PUSHES_BASELINE,
+        "11 record": "11 baseline: raw write of the same 5 MB",
+        "12 record": "12 baseline: raw write of the same 16 MB",
+        "13 record 10 tracks into a 10,000": "13 record 10 tracks into a 100-track file and eject",
+        "14 record": "14 baseline: the same through data(for:)",
     }
     print("| benchmark | p50 | p90 | p99 | mallocs (p50) | samples | against baseline (p50) |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | --- |")

@@ -1,43 +1,63 @@
+import BenchFixtures
 import Benchmark
 import Foundation
+import Gramophone
+
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import BenchFixtures
-import Gramophone
 
-// Benchmarks of issues 8, 16, 20 and 39. Names start with the benchmark's number so `scripts/bench` can
+// Benchmarks of issues 8, 16, 20, 39 and 46. Names start with the benchmark's number so `scripts/bench` can
 // pair each with its baseline; BENCHMARKS.md explains what each one measures.
 
 /// Fast paths: many samples, wall clock and allocations per request.
-var fast: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
-                                   warmupIterations: 200, maxDuration: .seconds(1), maxIterations: 20_000) }
+var fast: Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
+        warmupIterations: 200, maxDuration: .seconds(1), maxIterations: 20_000)
+}
 /// Replays that take a microsecond or two: 1,000 replays a sample, reported per replay in
 /// nanoseconds (whole microseconds would round 1.4 µs and 1.6 µs apart; one replay a sample
 /// would add the tool's own ~1 µs of clock and counter reads to each).
-var replay: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .nanoseconds,
-                                    warmupIterations: 2, scalingFactor: .kilo, maxDuration: .seconds(1), maxIterations: 2_000) }
+var replay: Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .nanoseconds,
+        warmupIterations: 2, scalingFactor: .kilo, maxDuration: .seconds(1), maxIterations: 2_000)
+}
 /// Network round trips: fewer samples.
-var network: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
-                                      warmupIterations: 20, maxDuration: .seconds(2), maxIterations: 1_000) }
+var network: Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
+        warmupIterations: 20, maxDuration: .seconds(2), maxIterations: 1_000)
+}
 /// Misses that build a miss report over the whole vinyl: slow on big vinyls, few samples.
-var reporting: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
-                                      warmupIterations: 1, maxDuration: .seconds(1), maxIterations: 200) }
+var reporting: Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .microseconds,
+        warmupIterations: 1, maxDuration: .seconds(1), maxIterations: 200)
+}
 /// Whole-file loads: a few samples. What stays in memory is measured by `GramophoneBenchDriver memory`,
 /// outside the malloc interposer.
-var loading: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds,
-                                      warmupIterations: 1, maxDuration: .seconds(6), maxIterations: 5) }
+var loading: Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds,
+        warmupIterations: 1, maxDuration: .seconds(6), maxIterations: 5)
+}
 /// 200 real requests per sample (~0.5 s each).
-var batches: Benchmark.Configuration { Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds,
-                                      warmupIterations: 2, maxDuration: .seconds(15), maxIterations: 20) }
+var batches: Benchmark.Configuration {
+    Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal], timeUnits: .milliseconds,
+        warmupIterations: 2, maxDuration: .seconds(15), maxIterations: 20)
+}
 
 /// The local httpbin of `scripts/bench`, when it runs one.
 let httpbin = ProcessInfo.processInfo.environment["GRAMOPHONE_HTTPBIN"].flatMap { URL(string: $0) }
 
 /// Turntables for the lookup benchmarks, built once per process (building 100,000 tracks takes a while).
-let lookupTurntables: [Int: Turntable] = Dictionary(uniqueKeysWithValues: [10, 1_000, 10_000, 100_000].map { count in
-    (count, Turntable(vinyl: Fixtures.tracks(count: count)))
-})
+let lookupTurntables: [Int: Turntable] = Dictionary(
+    uniqueKeysWithValues: [10, 1_000, 10_000, 100_000].map { count in
+        (count, Turntable(vinyl: Fixtures.tracks(count: count)))
+    })
 
 /// Turntables for benchmark 8, at the store sizes of the peers' figures.
 let peerTurntables: [Int: Turntable] = Dictionary(uniqueKeysWithValues: peerSizes.map { ($0, Turntable(vinyl: Fixtures.tracks(count: $0))) })
@@ -102,7 +122,12 @@ let benchmarks: @Sendable () -> Void = {
 
     // 4: what not stubbing costs: a real request to the local httpbin.
     let realSession = URLSession(configuration: .ephemeral)
-    Benchmark("4 real URLSession to local httpbin", configuration: { var c = network; c.skip = httpbin == nil; return c }()) { benchmark in
+    Benchmark(
+        "4 real URLSession to local httpbin",
+        configuration: {
+            var c = network; c.skip = httpbin == nil; return c
+        }()
+    ) { benchmark in
         guard let httpbin else { return }
         let request = URLRequest(url: httpbin.appendingPathComponent("json"))
         for _ in benchmark.scaledIterations {
@@ -196,16 +221,21 @@ let benchmarks: @Sendable () -> Void = {
     // new-episodes mode each sample and ejects at the end: matching each miss, redaction, the
     // track's storage and writing the 200-track vinyl file are all part of its cost.
     let batchSession = URLSession(configuration: .ephemeral)
-    Benchmark("7 record 200 requests through a Turntable (new episodes, eject)",
-              configuration: { var c = batches; c.skip = httpbin == nil; return c }()) { benchmark in
+    Benchmark(
+        "7 record 200 requests through a Turntable (new episodes, eject)",
+        configuration: {
+            var c = batches; c.skip = httpbin == nil; return c
+        }()
+    ) { benchmark in
         guard let httpbin else { return }
         let requests = recordingRequests(httpbin)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gramophone-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         benchmark.startMeasurement()
-        let turntable = try Turntable(vinylNamed: "recorded", from: .folder(folder),
-                                      recording: Recording(mode: .newEpisodes, session: batchSession, environment: [:]))
+        let turntable = try Turntable(
+            vinylNamed: "recorded", from: .folder(folder),
+            recording: Recording(mode: .newEpisodes, session: batchSession, environment: [:]))
         for request in requests {
             blackHole(try await turntable.data(for: request))
         }
@@ -215,8 +245,12 @@ let benchmarks: @Sendable () -> Void = {
             benchmark.error("recorded \(turntable.playback.recordedCount) of \(requests.count) requests")
         }
     }
-    Benchmark("7 baseline: plain URLSession, 200 requests",
-              configuration: { var c = batches; c.skip = httpbin == nil; return c }()) { benchmark in
+    Benchmark(
+        "7 baseline: plain URLSession, 200 requests",
+        configuration: {
+            var c = batches; c.skip = httpbin == nil; return c
+        }()
+    ) { benchmark in
         guard let httpbin else { return }
         let requests = recordingRequests(httpbin)
         benchmark.startMeasurement()
@@ -233,4 +267,8 @@ let benchmarks: @Sendable () -> Void = {
     // 10: replaying a recorded 1,000-message WebSocket conversation at once, against the same
     // messages from an array (issue 39; WebSocketBenchmarks.swift).
     webSocketBenchmarks()
+
+    // 11 to 14: recording large bodies, into a large file, and through makeURLSession(), without
+    // a network (issue 46; RecordingBenchmarks.swift).
+    recordingBenchmarks()
 }

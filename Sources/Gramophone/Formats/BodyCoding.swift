@@ -70,9 +70,12 @@ enum BodyCoding {
     }
 
     private static func base64(_ text: String, path: DecodingPath) throws -> Data {
-        // Writers wrap long base64 lines; line breaks are not corruption.
-        let compact = text.contains(where: { $0 == "\n" || $0 == "\r" }) ? text.filter { $0 != "\n" && $0 != "\r" } : text
-        guard let data = Data(base64Encoded: compact) else {
+        // Writers wrap long base64 lines; line breaks are not corruption. Read as UTF-8 bytes:
+        // walking megabytes of base64 by Character cost more than decoding it.
+        let utf8 = text.utf8
+        let isWrapped = utf8.withContiguousStorageIfAvailable { $0.contains { $0 == 0x0A || $0 == 0x0D } } ?? utf8.contains { $0 == 0x0A || $0 == 0x0D }
+        let decoded = isWrapped ? Data(base64Encoded: Data(utf8.filter { $0 != 0x0A && $0 != 0x0D })) : Data(base64Encoded: text)
+        guard let data = decoded else {
             throw StructureError(path: path.key("body"), problem: "the body is not valid base64", fix: "Store binary bodies as base64, or set \"bodyEncoding\": \"text\" for plain text")
         }
         return data
@@ -80,11 +83,18 @@ enum BodyCoding {
 
     /// The stored form of `body`: the value and, when the reader could not infer it, the encoding.
     static func encode(_ body: Data, headers: Headers) -> (value: JSONValue, encoding: String?)? {
+        encode(body, headers: headers, parsed: nil)
+    }
+
+    /// `encode`, given what `encodeReadably` already parsed: the body's JSON value, and whether
+    /// the body is that value written compactly (each parse and write of a megabyte counts).
+    private static func encode(_ body: Data, headers: Headers, parsed: (value: JSONValue, isCompact: Bool)?) -> (value: JSONValue, encoding: String?)? {
         guard !body.isEmpty else { return nil }
         let mediaType = headers.mediaType
         let isText = UTF8Validation.isValid(body)
         if let mediaType, isJSON(mediaType) {
-            if let value = try? JSONParser.parse(body), Data(JSONWriter.compact(value)) == body {
+            let compact = parsed ?? (try? JSONParser.parse(body)).map { ($0, Data(JSONWriter.compact($0)) == body) }
+            if let value = compact.flatMap({ $0.isCompact ? $0.value : nil }) {
                 // A string or null stored bare would read back as text or as no body.
                 if case .string = value { return (value, "json") }
                 if value == .null { return (value, "json") }
@@ -118,9 +128,12 @@ enum BodyCoding {
             first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let value = try? JSONParser.parse(body)
         {
             let bytes = [UInt8](body)
-            if JSONWriter.compact(value) != bytes, let layout = JSONLayout.of(bytes, value: value) {
+            let isCompact = JSONWriter.compact(value) == bytes
+            if !isCompact, let layout = JSONLayout.of(bytes, value: value) {
                 return (value, nil, layout.spelling)
             }
+            // Parsed and written once: `encode` need not do it again.
+            return encode(body, headers: headers, parsed: (value, isCompact)).map { ($0.value, $0.encoding, nil) }
         }
         return encode(body, headers: headers).map { ($0.value, $0.encoding, nil) }
     }

@@ -35,6 +35,39 @@ final class Recorder: Sendable {
         /// The tracks this recorder wrote, as a reader decodes them: one missing from the
         /// file at the next save (the file was deleted or edited meanwhile) is written again.
         var written: [Track] = []
+        /// Tracks this recorder wrote, as they were before encoding, with the format and name
+        /// of the save that wrote them: turned into `written` (as a reader decodes them) only
+        /// when a save finds the file changed by another writer.
+        var writtenUnread: [LastWrite] = []
+        /// The file as this recorder last wrote it. While the file holds these very bytes, its
+        /// tracks are these, all known, and nothing is decoded; `known` and `written` are
+        /// brought up to date (decoded) only when a save finds other bytes.
+        var lastWrite: LastWrite?
+
+        /// Bytes, format and name of one save, and the tracks they were encoded from (or, with
+        /// `isRead`, the file as the Turntable loaded it and the tracks decoded from it).
+        struct LastWrite: Sendable {
+            var data = Data()
+            var format: VinylFormat
+            var name: String
+            var tracks: [Track]
+            /// `tracks` are what a reader decodes from `data`: nothing to decode again.
+            var isRead = false
+        }
+
+        /// Makes `known` and `written` what a reader of the last write decodes, as the merge
+        /// with another writer's file compares them (tracks equal as decoded, not as encoded).
+        mutating func readBack(file: URL) {
+            if let last = lastWrite {
+                known = last.isRead ? last.tracks : (try? Vinyl(data: last.data, name: last.name, format: last.format, file: file.path))?.tracks ?? last.tracks
+                lastWrite = nil
+            }
+            for batch in writtenUnread {
+                let asRead = try? Vinyl(data: Vinyl(name: batch.name, tracks: batch.tracks).encoded(as: batch.format), name: batch.name, format: batch.format)
+                written += asRead?.tracks ?? batch.tracks
+            }
+            writtenUnread = []
+        }
     }
 
     let recording: Recording
@@ -75,10 +108,13 @@ final class Recorder: Sendable {
     /// - Parameters:
     ///   - loaded: the tracks the file held when the Turntable was made (also with `.all`,
     ///     which does not play them).
+    ///   - loadedFrom: the bytes `loaded` were decoded from (`Recorder.read`), with their format
+    ///     and name: the first save finds the file unchanged by comparing bytes, not decoding it.
     ///   - copied: tracks played from another file to write into `file` with the first save.
     ///   - refusal: why nothing may be recorded, when that is so.
     init(
-        recording: Recording, mode: RecordMode, file: URL, vinylName: String, isNew: Bool, loaded: [Track], staleness: Staleness? = nil,
+        recording: Recording, mode: RecordMode, file: URL, vinylName: String, isNew: Bool, loaded: [Track],
+        loadedFrom: (data: Data, format: VinylFormat, name: String)? = nil, staleness: Staleness? = nil,
         copied: (tracks: [Track], from: URL)? = nil, refusal: VinylError? = nil
     ) {
         self.recording = recording
@@ -97,7 +133,26 @@ final class Recorder: Sendable {
         startedInThisRun = run.startedHere
         runStart = run.start
         nearestNames = isNew ? VinylNames.nearest(to: vinylName, besides: file) : []
-        saves = Locked(SaveState(known: loaded, replaceable: mode == .all ? loaded : []))
+        var state = SaveState(known: loaded, replaceable: mode == .all ? loaded : [])
+        if let loadedFrom, mode != .all {
+            state.lastWrite = SaveState.LastWrite(data: loadedFrom.data, format: loadedFrom.format, name: loadedFrom.name, tracks: loaded, isRead: true)
+        }
+        saves = Locked(state)
+    }
+
+    /// The vinyl at `file` and the bytes it was decoded from, read as `Vinyl(contentsOf:)`
+    /// reads it, with its errors: what a recording Turntable loads, so its first save can tell
+    /// the file unchanged from its bytes.
+    static func read(_ file: URL) throws -> (vinyl: Vinyl, data: Data) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: file)
+        } catch {
+            _ = try Vinyl(contentsOf: file)  // the error it gives for a file it cannot read
+            throw error
+        }
+        let format = try VinylFormat.byExtension(file.pathExtension, file: file.path)
+        return (try Vinyl(data: data, name: file.deletingPathExtension().lastPathComponent, format: format, file: file.path), data)
     }
 
     /// Files the Turntables of a run (`Recording.runKey`) started (a new vinyl, or a
@@ -257,15 +312,20 @@ final class Recorder: Sendable {
     ///   wrote them, so parallel cases re-recording one vinyl keep each other's tracks.
     /// Returns what it did as the report says it, but for what the ledger knows (the redactions).
     private func save(_ mine: [Track], state: inout SaveState) throws -> RecordingReport {
-        let (disk, format) = try readForMerge()
-        var known = Multiset(state.known)
+        let (disk, format, unchanged) = try readForMerge(lastWrite: state.lastWrite)
+        // Another writer changed the file since this recorder wrote it: compare as decoded.
+        if !unchanged { state.readBack(file: file) }
+        // Unchanged, the file holds only known tracks: unless some are replaced (`.all`), all
+        // are kept as they are, with no track hashed to find it known.
+        let keepsAll = unchanged && mode != .all
+        var known = Multiset(unchanged ? [] : state.known)
         var replaceable = Multiset(state.replaceable)
         let recordedRequests = Set(mine.map(\.request))
-        var kept: [Track] = []
+        var kept: [Track] = keepsAll ? disk?.tracks ?? [] : []
         var foreign: [Track] = []
         var replaced = 0
-        for track in disk?.tracks ?? [] {
-            let isKnown = known.remove(track)
+        for track in keepsAll ? [] : disk?.tracks ?? [] {
+            let isKnown = unchanged || known.remove(track)
             if mode == .all, !(track.recordedAt.map { $0 >= runStart } ?? false),
                 replaceable.remove(track) || recordedRequests.contains(track.request)
             {
@@ -275,9 +335,10 @@ final class Recorder: Sendable {
             kept.append(track)
             if !isKnown { foreign.append(track) }
         }
-        // What this recorder wrote before and the file no longer holds is written again.
-        var onDisk = Multiset(disk?.tracks ?? [])
-        let restored = state.written.filter { !onDisk.remove($0) }
+        // What this recorder wrote before and the file no longer holds is written again. The
+        // file unchanged since this recorder wrote it holds all of that.
+        var onDisk = Multiset(unchanged ? [] : disk?.tracks ?? [])
+        let restored = unchanged ? [] : state.written.filter { !onDisk.remove($0) }
         kept += restored
         var foreignRequests = Multiset(foreign.map(\.request))
         var added: [Track] = []
@@ -305,12 +366,11 @@ final class Recorder: Sendable {
             throw error
         }
         try AtomicFile.write(data, to: file)
-        // What the file now holds, as a reader (the next save) will decode it.
-        vinyl = (try? Vinyl(data: data, name: vinyl.name, format: written, file: file.path)) ?? vinyl
-        state.known = vinyl.tracks
+        // What the file now holds: decoded (as a reader, the next save, would) only if another
+        // writer changes it before this recorder's next save (`SaveState.readBack`).
+        state.lastWrite = SaveState.LastWrite(data: data, format: written, name: vinyl.name, tracks: vinyl.tracks)
         state.replaceable = replaceable.elements
-        let addedAsRead = try? Vinyl(data: Vinyl(name: vinyl.name, tracks: added).encoded(as: written), name: vinyl.name, format: written)
-        state.written += addedAsRead?.tracks ?? added
+        if !added.isEmpty { state.writtenUnread.append(SaveState.LastWrite(format: written, name: vinyl.name, tracks: added)) }
         var report = RecordingReport(file: file, tracksAdded: added.count, trackCount: vinyl.tracks.count, redacted: [])
         report.mergedCount = foreign.count
         report.alreadyRecorded = mine.count - added.count
@@ -324,15 +384,28 @@ final class Recorder: Sendable {
 
     /// The vinyl on disk now and its format; nil (and the format the extension says) when
     /// there is no file. An unreadable file is an error, except with `.all`, which replaces it.
-    private func readForMerge() throws -> (Vinyl?, VinylFormat) {
+    /// `unchanged`: the file holds the bytes of `lastWrite`, whose tracks are returned undecoded.
+    private func readForMerge(lastWrite: SaveState.LastWrite?) throws -> (vinyl: Vinyl?, format: VinylFormat, unchanged: Bool) {
         let byExtension = (try? VinylFormat.byExtension(file.pathExtension, file: file.path)) ?? nil
-        guard FileManager.default.fileExists(atPath: file.path) else { return (nil, byExtension ?? .gramophone) }
+        guard FileManager.default.fileExists(atPath: file.path) else { return (nil, byExtension ?? .gramophone, false) }
         do {
             let data = try Data(contentsOf: file)
-            let format = try VinylFormat.detect(data: data, fileExtension: file.pathExtension, file: file.path)
-            return (try Vinyl(data: data, name: file.deletingPathExtension().lastPathComponent, format: format, file: file.path), format)
+            if let lastWrite, data == lastWrite.data {
+                return (Vinyl(name: lastWrite.name, tracks: lastWrite.tracks), lastWrite.format, true)
+            }
+            let vinyl: Vinyl
+            do {
+                // One parse: decoding settles the format as detecting it would.
+                let byExtension = try VinylFormat.byExtension(file.pathExtension, file: file.path)
+                vinyl = try Vinyl(data: data, name: file.deletingPathExtension().lastPathComponent, format: byExtension, file: file.path)
+            } catch {
+                // Content that is no vinyl at all gets the error detecting its format gives.
+                _ = try VinylFormat.detect(data: data, fileExtension: file.pathExtension, file: file.path)
+                throw error
+            }
+            return (vinyl, vinyl.format ?? .gramophone, false)
         } catch {
-            if mode == .all { return (nil, byExtension ?? .gramophone) }
+            if mode == .all { return (nil, byExtension ?? .gramophone, false) }
             if let error = error as? VinylError { throw error }
             throw VinylError(
                 .unreadable, file: file.path, problem: "could not read the vinyl to merge the recorded tracks into it (\((error as NSError).localizedDescription))",

@@ -160,12 +160,21 @@ public final class Turntable: NetworkSession, Sendable {
         var vinyl: Vinyl
         // With .all the file is not played, but its tracks are what the recording replaces.
         var replaced: [Track] = []
+        // The bytes a recording loads its tracks from: its first save compares them, not decodes.
+        var loadedFrom: (data: Data, format: VinylFormat, name: String)?
         switch mode {
         case .all:
             vinyl = Vinyl(name: file.deletingPathExtension().lastPathComponent)
             replaced = FileManager.default.fileExists(atPath: file.path) ? ((try? Vinyl(contentsOf: file))?.tracks ?? []) : []
         case .once, .newEpisodes:
-            vinyl = exists ? try Vinyl(contentsOf: played) : Vinyl(name: file.deletingPathExtension().lastPathComponent)
+            if exists {
+                let read = try Recorder.read(played)
+                vinyl = read.vinyl
+                // Only the file a save writes has bytes it can compare with.
+                if played == file { loadedFrom = (read.data, read.vinyl.format ?? .gramophone, read.vinyl.name) }
+            } else {
+                vinyl = Vinyl(name: file.deletingPathExtension().lastPathComponent)
+            }
         case .never:
             guard exists else { throw recording.neverRecordsError(file: played, isBundle: store.isBundle, source: source) }
             vinyl = try Vinyl(contentsOf: played)
@@ -180,7 +189,8 @@ public final class Turntable: NetworkSession, Sendable {
         }
         let written = Recording.destinationTracks(played: vinyl.tracks, file: file, distinct: file != played, mode: mode, replaced: replaced)
         let recorder = Recorder(
-            recording: recording, mode: mode, file: file, vinylName: name, isNew: !exists, loaded: written.known, staleness: staleness,
+            recording: recording, mode: mode, file: file, vinylName: name, isNew: !exists, loaded: written.known,
+            loadedFrom: mode == .all ? nil : loadedFrom, staleness: staleness,
             copied: written.copied.isEmpty ? nil : (written.copied, played), refusal: refusal)
         self.init(vinyl: vinyl, matching: matching, file: played, sourceFile: source, recorder: recorder)
         if let staleness, recording.printsStaleness, staleness.isReRecorded || staleness.claimReport() {

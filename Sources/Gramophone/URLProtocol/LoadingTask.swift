@@ -24,29 +24,47 @@ struct LoadingTask {
     var isBodyUnreadable = false
     /// The configuration of the session the task belongs to, where it can be read (Linux).
     private var configuration: URLSessionConfiguration?
+    #if canImport(FoundationNetworking)
+    /// The task and its session, where known: what `receivesPieces` asks Foundation about.
+    private var task: URLSessionTask?
+    private var session: URLSession?
+
     /// The task hears each piece of the body as it arrives (a delegate data task); false for
-    /// completion-handler and async tasks on Linux, which keep only the last piece.
-    var receivesPieces = true
+    /// completion-handler and async tasks on Linux, which keep only the last piece. Read from
+    /// the session's task registry by reflection each time it is asked (its costliest part): ask
+    /// only when the body may come in more than one piece, and on the session's queue.
+    var receivesPieces: Bool {
+        guard let task, let session else { return false }
+        return Self.callsDelegate(task, in: session)
+    }
+    #else
+    /// The task hears each piece of the body as it arrives: every kind of task on Apple platforms.
+    var receivesPieces: Bool { true }
+    #endif
     /// A download task: Linux Foundation cannot finish one loaded by a URLProtocol.
     var isDownload = false
     /// A WebSocket's opening handshake (a `URLSessionWebSocketTask`, or a request asking to
     /// upgrade): a URLProtocol sees at most the handshake, never the messages.
     var isWebSocket = false
 
-    init(_ task: URLSessionTask?, request: URLRequest) {
+    /// - Parameter session: on Linux, the session the task belongs to when the caller knows it
+    ///   (a `makeURLSession()` session): the task's fields are then read only for an upload
+    ///   task's body, not for every request.
+    init(_ task: URLSessionTask?, request: URLRequest, session known: URLSession? = nil) {
         isWebSocket = Self.opensWebSocket(task, request)
         guard let task else { return }
         isDownload = task is URLSessionDownloadTask
         let requestHasNoBody = request.httpBody == nil && request.httpBodyStream == nil
         #if canImport(FoundationNetworking)
-        let fields = Self.fields(of: task)
-        if let session = fields["session"].flatMap(Self.unwrapped) as? URLSession {
+        let readsBody = requestHasNoBody && task is URLSessionUploadTask
+        // Reflection walks every stored property of the task: only when something is unknown.
+        let fields = known == nil || readsBody ? Self.fields(of: task) : [:]
+        self.task = task
+        if let session = known ?? fields["session"].flatMap(Self.unwrapped) as? URLSession {
             configuration = session.configuration
-            receivesPieces = Self.callsDelegate(task, in: session)
-        } else {
-            receivesPieces = false
+            self.session = session
         }
-        if requestHasNoBody, task is URLSessionUploadTask {
+        if readsBody {
             switch fields["knownBody"].flatMap(Self.unwrapped).map(Self.bodyCase) {
             case .some(("data", let value as DispatchData)): body = Data(value)
             case .some(("file", let value as URL)):

@@ -70,8 +70,14 @@ enum ProtocolSlots {
         return protocolClass
     }
 
-    static func sessionDelegate(for protocolClass: AnyClass) -> TaskFirstDelegate? {
-        table.withLock { $0.owners[ObjectIdentifier(protocolClass)]?.sessionDelegate }
+    /// The delegate of the `makeURLSession()` session of `protocolClass` and that session, so a
+    /// load need not find the session in Foundation's internals; nil for a class that serves
+    /// sessions made from a configuration.
+    static func session(for protocolClass: AnyClass) -> (delegate: TaskFirstDelegate?, session: URLSession?) {
+        table.withLock { table in
+            let delegate = table.owners[ObjectIdentifier(protocolClass)]?.sessionDelegate
+            return (delegate, delegate?.session)
+        }
     }
     #endif
 
@@ -79,15 +85,27 @@ enum ProtocolSlots {
     /// so the task captures no metatype of the protocol class. Called in `startLoading`, where
     /// the session's state may be read (Linux calls it on the session's queue).
     static func load(_ urlProtocol: URLProtocol, from turntable: Turntable) -> ProtocolLoad {
+        #if canImport(FoundationNetworking)
+        let session = ProtocolSlots.session(for: type(of: urlProtocol))
+        // The task is that session's when it answers with the session's delegate (Linux gives a
+        // task without a delegate of its own the session's); a task of another session made from
+        // the same configuration, or with a delegate of its own, is looked up in Foundation.
+        let known = session.delegate.flatMap { delegate in urlProtocol.task?.delegate === delegate ? delegate.session : nil }
+        let task = LoadingTask(urlProtocol.task, request: urlProtocol.request, session: known)
+        #else
         let task = LoadingTask(urlProtocol.task, request: urlProtocol.request)
+        #endif
         // The request as the session sends it: the body, headers and cookies it adds itself.
         let request = task.completed(urlProtocol.request)
         let refusal = task.refusal(for: request, recording: turntable.recorder?.mayRecord == true)
-        let receivesPieces = task.receivesPieces
+        let converted = Result { try Track.Request(request) }
+        // Whether the task hears each piece is read by reflection: only for an answer that may
+        // come in pieces (a track known to go in one piece goes the same way either way).
+        let receivesPieces = (try? converted.get()).map { !turntable.mayAnswerInPieces($0) } == true ? false : task.receivesPieces
         let cookies = task.cookieJar
         #if canImport(FoundationNetworking)
         // Unchecked: the task is only handed to its delegates, on their queue, as URLSession does.
-        let asking = Unchecked((ProtocolSlots.sessionDelegate(for: type(of: urlProtocol)), urlProtocol.task))
+        let asking = Unchecked((session.delegate, urlProtocol.task))
         #endif
         return ProtocolLoad(urlProtocol) { calls in
             if let refusal { return await URLProtocolDelivery.deliver(.failure(refusal), to: calls, chunks: []) }
@@ -95,7 +113,7 @@ enum ProtocolSlots {
             var plan: StreamPlan?
             var relayed: ChunkSource?
             do {
-                let live = try Track.Request(request)
+                let live = try converted.get()
                 #if canImport(FoundationNetworking)
                 // Linux Foundation traps on a URLProtocol's redirect (`wasRedirectedTo`), so the
                 // protocol follows it itself, asking a makeURLSession() session's delegates
@@ -178,6 +196,23 @@ final class TurntableURLProtocol<Slot: SlotMarker>: URLProtocol, LoadingURLProto
 }
 
 extension Turntable {
+    /// Whether the answer to `live` may reach a URLProtocol's client in more than one piece: a
+    /// stub's, the network's, a streamed track's, a body longer than `bodyChunkSize`, a
+    /// redirect's target, or anything this cannot tell without answering. False only for a
+    /// track that goes in one piece, looked up as `canAnswer` looks (nothing is played).
+    func mayAnswerInPieces(_ live: Track.Request) -> Bool {
+        if recorder != nil || !stubs.isEmpty { return true }
+        let size = bodyChunkSize
+        let parts = RequestParts(live)
+        return deck.withLock { deck in
+            guard case .attributes(_, let playOnce) = deck.strategy.mode, deck.strategy.echoes.isEmpty,
+                let index = deck.index.firstMatch(for: live, parts: parts, played: playOnce ? deck.played : nil)
+            else { return true }
+            guard case .response(let response) = deck.index.tracks[index].outcome else { return false }
+            return response.stream != nil || response.body.count > size || (300..<400).contains(response.status)
+        }
+    }
+
     /// The URLProtocol class that answers requests from this Turntable.
     var urlProtocolClass: AnyClass {
         settings.withLock { makeProtocolClassLocked(&$0) }

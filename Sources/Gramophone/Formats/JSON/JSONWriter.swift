@@ -72,6 +72,8 @@ struct JSONWriter {
         var text = text
         // Runs of bytes that need no escape (nearly all of a body or a header) are copied whole.
         text.withUTF8 { utf8 in
+            // A body's megabytes grow the buffer once, geometrically, not by repeated doubling.
+            if bytes.capacity - bytes.count < utf8.count + 1 { bytes.reserveCapacity(Swift.max(bytes.count * 2, bytes.count + utf8.count + 4096)) }
             Self.needsEscape.withUnsafeBufferPointer { table in
                 var runStart = 0
                 for index in utf8.indices where table[Int(utf8[index])] {
