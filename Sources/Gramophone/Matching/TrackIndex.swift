@@ -124,6 +124,17 @@ struct TrackIndex: Sendable {
         return nil
     }
 
+    /// The last track that matches: once every recorded occurrence of a request has played,
+    /// the last one answers the repeats.
+    func lastMatch(for live: Track.Request, parts liveParts: RequestParts) -> Int? {
+        let agrees = { (candidate: Int) in
+            unkeyed.allSatisfy { $0.matches(live: live, liveParts: liveParts, recorded: tracks[candidate].request, recordedParts: parts[candidate]) }
+        }
+        if let bucket = buckets[Self.key(live, liveParts, keyed)], let last = bucket.tracks.last(where: agrees) { return last }
+        guard keysBodies, let candidates = byteBuckets[Self.byteKey(live, liveParts, keyed)] else { return nil }
+        return candidates.last { (live.body.isEmpty || tracks[$0].request.body == live.body) && agrees($0) }
+    }
+
     /// Every track that matches, in track order: DVR's strategy chooses among them.
     func allMatches(for live: Track.Request, parts liveParts: RequestParts) -> [Int] {
         guard let bucket = buckets[Self.key(live, liveParts, keyed)] else { return [] }

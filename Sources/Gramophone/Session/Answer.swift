@@ -69,7 +69,8 @@ extension Turntable {
             // Tracks were redacted when recorded; the live request is redacted the same way to match them.
             request = recorder.recording.redaction.redact(live, allowing: recorder.recording.allowedSecrets)
         }
-        if recorder?.mode != .all, let played = play(request, sent: live) { return played }
+        // A request only this run's recordings answer is another visit: it goes to the network.
+        if recorder?.mode != .all, let played = play(request, sent: live, recordingRepeats: recorder?.mayRecord == true) { return played }
         if recorder == nil, let played = playRedacted(live) { return played }
         if let recorder, recorder.mayRecord {
             // Logged as it goes out, so concurrent recordings keep the order they were sent in.
@@ -158,6 +159,7 @@ extension Turntable.Deck {
     /// counts as its first play (a play-once strategy moves on to the next track).
     mutating func appendRecorded(_ track: Track) {
         let index = self.index.append(track)
+        firstRecorded = min(firstRecorded, index)
         vinyl.tracks.append(track)
         playCounts.append(1)
         played.append(true)

@@ -31,6 +31,8 @@ public final class Turntable: NetworkSession, Sendable {
         var playCounts: [Int]
         var played: [Bool]
         var nextInOrder = 0
+        /// The position of the first track recorded by this Turntable (`Int.max` before one is).
+        var firstRecorded = Int.max
         var misses = 0
         /// The first misses thrown to the caller (see `miss(_:sent:)` in Answer.swift).
         var missLog: [MissReport] = []
@@ -242,10 +244,14 @@ public final class Turntable: NetworkSession, Sendable {
     /// The track for `live`, marked played, or nil when none matches. Counts nothing on a
     /// miss: a miss is counted and explained once, at the end of the way through. `sent` is the
     /// request as the code under test sent it (`live` may be its redacted form), for the log.
-    func play(_ live: Track.Request, sent: Track.Request? = nil) -> Answer? {
+    ///
+    /// `recordingRepeats`: a track recorded by this run does not answer; the request is another
+    /// visit, to be sent for real and recorded as the next occurrence.
+    func play(_ live: Track.Request, sent: Track.Request? = nil, recordingRepeats: Bool = false) -> Answer? {
         let liveParts = RequestParts(live)
         return deck.withLock { deck -> Answer? in
             guard let index = Self.select(live, liveParts, in: &deck) else { return nil }
+            if recordingRepeats, index >= deck.firstRecorded { return nil }
             deck.log(sent ?? live)
             deck.playCounts[index] += 1
             deck.played[index] = true
@@ -286,7 +292,10 @@ public final class Turntable: NetworkSession, Sendable {
     private static func select(_ live: Track.Request, _ liveParts: RequestParts, in deck: inout Deck) -> Int? {
         switch deck.strategy.mode {
         case .attributes(_, let playOnce):
-            return deck.index.firstMatch(for: live, parts: liveParts, played: playOnce ? deck.played : nil)
+            // Identical requests get their recorded occurrences in order; once all have played,
+            // the last repeats, or, playing each once, the request misses.
+            if let next = deck.index.firstMatch(for: live, parts: liveParts, played: deck.played) { return next }
+            return playOnce ? nil : deck.index.lastMatch(for: live, parts: liveParts)
         case .trackOrder(let checking):
             let position = deck.nextInOrder
             guard position < deck.index.tracks.count else { return nil }
