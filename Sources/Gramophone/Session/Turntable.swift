@@ -47,6 +47,8 @@ public final class Turntable: NetworkSession, Sendable {
         /// Set for the stand-in of a vinyl whose file is missing (see `init(missingVinyl:…)`):
         /// why, and what to do, added to every miss.
         var missingVinyl: String?
+        /// How to record, as whoever made the Turntable spells it (`recordAdvice`).
+        var recordAdvice: String?
 
         init(vinyl: Vinyl, file: URL?, sourceFile: URL?, strategy: MatchingStrategy?) {
             self.vinyl = vinyl
@@ -205,6 +207,14 @@ public final class Turntable: NetworkSession, Sendable {
     /// The vinyl now on the Turntable.
     public var vinyl: Vinyl { deck.withLock { $0.vinyl } }
 
+    /// How a miss says to record what it lacks, in the spelling of whoever made this Turntable:
+    /// a `.vinyl` test never called `Turntable(vinylNamed:recording:)`, its trait says `record:`.
+    /// Nil: the Turntable's own advice.
+    package var recordAdvice: String? {
+        get { deck.withLock { $0.recordAdvice } }
+        set { deck.withLock { $0.recordAdvice = newValue } }
+    }
+
     /// The vinyl's file as a person edits it: a bundle's source file rather than its built
     /// copy, else the file played or recorded into; nil for a vinyl built in code.
     package var sourceFile: URL? {
@@ -217,9 +227,9 @@ public final class Turntable: NetworkSession, Sendable {
         get { deck.withLock { $0.strategy } }
         set {
             deck.withLock { deck in
-                let missing = deck.missingVinyl
+                let (missing, advice) = (deck.missingVinyl, deck.recordAdvice)
                 deck = Deck(vinyl: deck.vinyl, file: deck.file, sourceFile: deck.sourceFile, strategy: newValue)
-                deck.missingVinyl = missing
+                (deck.missingVinyl, deck.recordAdvice) = (missing, advice)
             }
         }
     }
