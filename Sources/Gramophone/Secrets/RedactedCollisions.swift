@@ -11,7 +11,8 @@ enum RedactedCollisions {
         /// The request as sent, hashed: equal for the same secrets, in this process only.
         var sent: Int
         var status: Int
-        var body: Data
+        /// The redacted answer's body, hashed: a run need not hold a second copy of every body.
+        var body: Int
     }
 
     /// Visits by run (the file and when its run began: a parameterized test's cases share one)
@@ -22,13 +23,30 @@ enum RedactedCollisions {
     /// join (other secrets, another answer), leaving it unnoted.
     static func note(_ original: Track, as redacted: Track, run: String) -> Visit? {
         guard let response = redacted.response else { return nil }
-        let visit = Visit(sent: original.request.hashValue, status: response.status, body: response.body)
+        let visit = Visit(sent: Self.digest(original.request), status: response.status, body: Self.digest(response.body))
         return runs.withLock { runs -> Visit? in
             let earlier = runs[run]?[redacted.request] ?? []
             if let other = earlier.first(where: { $0.sent != visit.sent && ($0.status != visit.status || $0.body != visit.body) }) { return other }
             runs[run, default: [:]][redacted.request, default: []].append(visit)
             return nil
         }
+    }
+
+    /// Every byte hashed (`Data.hashValue` need not read them all).
+    private static func digest(_ body: Data) -> Int {
+        var hasher = Hasher()
+        body.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return hasher.finalize()
+    }
+
+    /// The request as sent, hashed: a secret past a body's first bytes counts too.
+    private static func digest(_ request: Track.Request) -> Int {
+        var hasher = Hasher()
+        hasher.combine(request.method)
+        hasher.combine(request.url)
+        hasher.combine(request.headers)
+        hasher.combine(digest(request.body))
+        return hasher.finalize()
     }
 
     /// The error for `original`, recorded as `redacted`, which collides with `earlier`.

@@ -304,8 +304,8 @@ public final class Turntable: NetworkSession, Sendable {
         case .attributes(_, let playOnce):
             // Identical requests get their recorded occurrences in order; once all have played,
             // the last repeats, or, playing each once, the request misses.
-            if let next = deck.index.firstMatch(for: live, parts: liveParts, played: deck.played) { return next }
-            return playOnce ? nil : deck.index.lastMatch(for: live, parts: liveParts)
+            if playOnce { return deck.index.firstMatch(for: live, parts: liveParts, played: deck.played) }
+            return deck.index.nextOccurrence(for: live, parts: liveParts, played: deck.played)
         case .trackOrder(let checking):
             let position = deck.nextInOrder
             guard position < deck.index.tracks.count else { return nil }
