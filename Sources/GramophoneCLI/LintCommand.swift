@@ -6,13 +6,14 @@ enum LintCommand: Command {
     static let name = "lint"
     static let summary = "Check vinyl files and report every problem with its place"
     static let usage = """
-        USAGE: gramophone lint FILE... [--quiet] [--max-age AGE]
+        USAGE: gramophone lint FILE... [--quiet] [--max-age AGE] [--matching default|dvr]
 
         Reads each file in any format Gramophone reads and prints one line per problem on
         stdout: FILE: PLACE: PROBLEM. A file that does not read reports every track that does
         not (a syntax error is one problem: nothing after it can be read); a file that reads is
         checked for:
-          - tracks no request can reach (the same request as an earlier track)
+          - tracks no request can reach: under DVR's matching, an earlier copy of a request a
+            later track also answers (otherwise identical requests are occurrences, replayed in turn)
           - bodies without a Content-Type
           - JSON content types whose body is not JSON
           - Content-Length that differs from the body, Content-Encoding (gzip, deflate, br…) on a decoded body
@@ -24,12 +25,15 @@ enum LintCommand: Command {
         OPTIONS:
           --quiet     Do not print FILE: ok lines.
           --max-age AGE  Report tracks older than AGE: a number and a unit, d (days) or h (hours), e.g. 90d.
+          --matching STRATEGY  How the files are replayed: default (the default strategy, play-once or
+                      in-order: each repeat of a request plays its next recorded occurrence) or dvr
+                      (the last agreeing track answers). Without it, dvr for DVR cassettes, default otherwise.
           -h, --help  Show this help.
 
         EXIT CODES: 0 no problems, 1 a problem in some file (or a file unreadable), 2 bad usage.
         """
     static let flags: Set<String> = ["quiet"]
-    static let options: Set<String> = ["max-age"]
+    static let options: Set<String> = ["max-age", "matching"]
 
     static func run(_ arguments: Arguments) -> ExitCode {
         guard !arguments.positional.isEmpty else {
@@ -44,10 +48,18 @@ enum LintCommand: Command {
             }
             maxAge = age
         }
+        var replay: VinylLint.Replay?
+        if let text = arguments.options["matching"] {
+            guard let chosen = VinylLint.Replay(rawValue: text) else {
+                Output.err("error: --matching is default or dvr; got '\(text)'\n\n\(usage)")
+                return .usage
+            }
+            replay = chosen
+        }
         var total = 0
         var filesWithProblems = 0
         for path in arguments.positional {
-            let problems = check(path, maxAge: maxAge.map { ($0, arguments.options["max-age"] ?? "") })
+            let problems = check(path, maxAge: maxAge.map { ($0, arguments.options["max-age"] ?? "") }, replay: replay)
             if problems.isEmpty {
                 if !arguments.flags.contains("quiet") { Output.out("\(path): ok") }
                 continue
@@ -66,7 +78,7 @@ enum LintCommand: Command {
     }
 
     /// The problem lines for one file.
-    static func check(_ path: String, maxAge: (seconds: TimeInterval, text: String)? = nil) -> [String] {
+    static func check(_ path: String, maxAge: (seconds: TimeInterval, text: String)? = nil, replay: VinylLint.Replay? = nil) -> [String] {
         let url = URL(fileURLWithPath: path)
         let format: VinylFormat
         let data: Data
@@ -81,7 +93,7 @@ enum LintCommand: Command {
         let name = url.deletingPathExtension().lastPathComponent
         do {
             let vinyl = try Vinyl(data: data, name: name, format: format, file: path)
-            var problems = VinylLint.problems(in: vinyl, format: format)
+            var problems = VinylLint.problems(in: vinyl, format: format, replay: replay)
             if let maxAge { problems += VinylLint.agedTracks(in: vinyl, format: format, maxAge: maxAge.seconds, written: maxAge.text, now: Date()) }
             return problems.map { "\(path): \($0.place): \($0.message)" }
         } catch let error as VinylError {

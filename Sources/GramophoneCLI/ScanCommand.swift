@@ -13,7 +13,7 @@ enum ScanCommand: Command {
         secret-named query parameters, JSON keys and form fields (password, token, secret,
         api_key, access_token, …), passwords in URLs, bearer tokens, JWTs and well-known key
         formats. A WebSocket conversation's message payloads are looked at as bodies are.
-        Redaction placeholders such as <redacted> do not count.
+        Redaction placeholders such as REDACTED do not count.
         Prints one line per finding: FILE: track #N (METHOD URL): PLACE: why (masked value),
         and a summary on stderr. PLACE names the part of the track, as an error of the
         recorder does: request.headers "Authorization", response.body JSON "user.password",

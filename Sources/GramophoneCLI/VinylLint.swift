@@ -13,7 +13,20 @@ enum VinylLint {
         var message: String
     }
 
-    static func problems(in vinyl: Vinyl, format: VinylFormat) -> [Problem] {
+    /// How the vinyl is replayed, as far as reaching its tracks goes (`gramophone lint --matching`).
+    enum Replay: String, CaseIterable {
+        /// Identical requests get their recorded occurrences in order (the default strategy, a
+        /// play-once or in-order one): every repeat of a request is reached.
+        case occurrences = "default"
+        /// DVR's: the last agreeing track answers, so the earlier copies are never played.
+        case dvr
+
+        /// The way a Turntable replays a file of this format unless told otherwise.
+        init(format: VinylFormat) { self = format == .dvr ? .dvr : .occurrences }
+    }
+
+    static func problems(in vinyl: Vinyl, format: VinylFormat, replay: Replay? = nil) -> [Problem] {
+        let replay = replay ?? Replay(format: format)
         // What reading went past (a DVR body DVR itself read as none), with how it is served.
         var problems = vinyl.issues.map { Problem(place: $0.place, message: "\($0.problem); \($0.served); to fix: \($0.fix)") }
         var firstSeen: [RequestKey: Int] = [:]
@@ -22,17 +35,17 @@ enum VinylLint {
             let request = track.request
             let key = RequestKey(request)
             if let earlier = firstSeen[key] {
-                let sameAnswer = vinyl.tracks[earlier].outcome == track.outcome
-                // A Turntable matches a DVR cassette as DVR did: the last agreeing interaction answers.
-                let answer =
-                    format == .dvr
-                    ? (sameAnswer ? "a redundant copy" : "this one answers it, as under DVR, so track #\(earlier) is never played") + "; remove one"
-                    : (sameAnswer ? "a redundant copy that is never played" : "never played, because track #\(earlier) answers it first") + "; remove it"
-                problems.append(
-                    Problem(
-                        place: place,
-                        message: "the same request as track #\(earlier) (\(request.method) \(request.url.absoluteString)): "
-                            + answer + ", or replay with a play-once or in-order strategy"))
+                // Otherwise a repeat is the request's next occurrence, replayed in its turn.
+                if replay == .dvr {
+                    // A Turntable matches a DVR cassette as DVR did: the last agreeing interaction answers.
+                    let sameAnswer = vinyl.tracks[earlier].outcome == track.outcome
+                    let answer = (sameAnswer ? "a redundant copy" : "this one answers it, as under DVR, so track #\(earlier) is never played") + "; remove one"
+                    problems.append(
+                        Problem(
+                            place: place,
+                            message: "the same request as track #\(earlier) (\(request.method) \(request.url.absoluteString)): "
+                                + answer + ", or replay with another strategy, which plays each occurrence in turn (lint --matching default)"))
+                }
             } else {
                 firstSeen[key] = index
             }

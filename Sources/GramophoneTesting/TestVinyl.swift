@@ -28,9 +28,14 @@ public struct TestVinyl: Sendable {
         try self.init(name: name, configuration: configuration, sourcePath: "\(sourceFile)")
     }
 
-    /// - Parameter sourcePath: the test's source file, which places the default store and
-    ///   the source folder of a bundle's vinyls.
-    init(name: String, configuration: VinylConfiguration, sourcePath: String?) throws {
+    /// How a `.vinyl` test records what its vinyl lacks, for miss reports.
+    static let traitRecordAdvice = "record it (run the test once with GRAMOPHONE_RECORD_MODE=new_episodes, or give it .vinyl(record: .newEpisodes))"
+
+    /// - Parameters:
+    ///   - sourcePath: the test's source file, which places the default store and the source
+    ///     folder of a bundle's vinyls.
+    ///   - recordAdvice: how a miss says to record, in the spelling of the test's API.
+    init(name: String, configuration: VinylConfiguration, sourcePath: String?, recordAdvice: String = traitRecordAdvice) throws {
         let store = configuration.store ?? .defaultFolder(nearPath: sourcePath)
         // No strategy named: the Turntable chooses by the vinyl (`.dvr` for a DVR cassette).
         let matching = configuration.matching
@@ -47,6 +52,7 @@ public struct TestVinyl: Sendable {
                     "A test that asks its vinyl for no track does not need the file; to run this test without a vinyl, add .withoutVinyl to it (Swift Testing) or return false from shouldUseVinyl (VinylTestCase)"
             )
         }
+        turntable.recordAdvice = recordAdvice
         // The file a person edits (a bundle's source file, not its built copy), where failures point.
         file = try turntable.sourceFile ?? store.file(for: name)
         self.configuration = VinylConfiguration(

@@ -91,7 +91,8 @@ open class VinylTestCase: XCTestCase {
                 configuration.name = configuration.name ?? defaultVinylName
                 configureVinyl(&configuration)
                 let vinyl = try TestVinyl(
-                    name: configuration.name ?? defaultVinylName, configuration: configuration, sourcePath: try Self.sourcePath(for: configuration))
+                    name: configuration.name ?? defaultVinylName, configuration: configuration, sourcePath: try Self.sourcePath(for: configuration),
+                    recordAdvice: "record it (run the test once with GRAMOPHONE_RECORD_MODE=new_episodes, or set configuration.record = .newEpisodes in configureVinyl)")
                 currentVinyl = vinyl
                 try prepare(vinyl.turntable)
             } catch {

@@ -17,7 +17,9 @@ public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
     /// Values replayed answers take from the live request (`echoing(_:)`).
     var echoes: [Echo] = []
 
-    /// The first track whose request agrees with the live one on every matcher.
+    /// The tracks whose requests agree with the live one on every matcher, each identical
+    /// request getting the next of them (its next recorded occurrence); once all have played,
+    /// the last repeats.
     ///
     /// - Parameters:
     ///   - matchers: what must agree, such as `[.method, .url]`.
@@ -62,8 +64,9 @@ public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
 
     init(mode: Mode) { self.mode = mode }
 
-    /// Method, URL and body (`.body`: JSON by value, forms and multipart by their parts), tracks
-    /// replayable any number of times: requests to one URL whose bodies differ get a track each.
+    /// Method, URL and body (`.body`: JSON by value, forms and multipart by their parts), the
+    /// last occurrence of a request replayable any number of times: requests to one URL whose
+    /// bodies differ get a track each, identical ones their recorded occurrences in order.
     /// A request without a body matches a track without one. `[.method, .url]` leaves bodies out
     /// (the default of Gramophone 1.0).
     public static let `default`: MatchingStrategy = [.method, .url, .body]

@@ -22,6 +22,9 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
     var sourcePath: String?
     /// The Turntable was made with `recording:`, so a record mode applies to it.
     var records = false
+    /// How to record, in the spelling of whoever made the Turntable (a `.vinyl` test's trait);
+    /// nil: the Turntable's own (`Turntable.recordAdvice`).
+    var recordAdvice: String?
     /// The Turntable's stubs, each with why it passed the request over, in the order tried.
     var stubAttempts: [StubMissReport.Attempt] = []
     /// Set when the miss is a message sent on a replayed WebSocket (Matching/ConversationMiss.swift).
@@ -53,9 +56,10 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
         if let file = sourcePath ?? vinylPath {
             // GRAMOPHONE_RECORD_MODE does nothing for a Turntable made without recording:.
             ways.append(
-                records
-                    ? "record it (GRAMOPHONE_RECORD_MODE=new_episodes, or Recording(mode: .newEpisodes))"
-                    : "record it (pass recording: Recording(mode: .newEpisodes) to Turntable(vinylNamed:) and run the test once)")
+                recordAdvice
+                    ?? (records
+                        ? "record it (GRAMOPHONE_RECORD_MODE=new_episodes, or Recording(mode: .newEpisodes))"
+                        : "record it (pass recording: Recording(mode: .newEpisodes) to Turntable(vinylNamed:) and run the test once)"))
             ways.append("add a track for it to \(file)")
         } else {
             // A vinyl built in code has no file to record into or to edit.

@@ -93,7 +93,18 @@ struct TrackIndex: Sendable {
 
     /// The first track that matches, skipping played ones when `played` is given.
     mutating func firstMatch(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]?) -> Int? {
-        if let match = firstKeyedMatch(for: live, parts: liveParts, played: played) { return match }
+        firstMatch(for: live, parts: liveParts, played: played, key: Self.key(live, liveParts, keyed))
+    }
+
+    /// The next recorded occurrence of `live`: the first unplayed track that matches, else
+    /// (every occurrence played) the last, which answers the repeats. One key for both lookups.
+    mutating func nextOccurrence(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]) -> Int? {
+        let key = Self.key(live, liveParts, keyed)
+        return firstMatch(for: live, parts: liveParts, played: played, key: key) ?? lastMatch(for: live, parts: liveParts, key: key)
+    }
+
+    private mutating func firstMatch(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]?, key: String) -> Int? {
+        if let match = firstKeyedMatch(for: live, parts: liveParts, played: played, key: key) { return match }
         guard keysBodies, let candidates = byteBuckets[Self.byteKey(live, liveParts, keyed)] else { return nil }
         return candidates.first { candidate in
             played?[candidate] != true
@@ -103,8 +114,7 @@ struct TrackIndex: Sendable {
         }
     }
 
-    private mutating func firstKeyedMatch(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]?) -> Int? {
-        let key = Self.key(live, liveParts, keyed)
+    private mutating func firstKeyedMatch(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]?, key: String) -> Int? {
         guard let bucketIndex = buckets.index(forKey: key) else { return nil }
         var bucket = buckets.values[bucketIndex]
         if let played {
@@ -122,6 +132,17 @@ struct TrackIndex: Sendable {
             }
         }
         return nil
+    }
+
+    /// The last track that matches: once every recorded occurrence of a request has played,
+    /// the last one answers the repeats.
+    private func lastMatch(for live: Track.Request, parts liveParts: RequestParts, key: String) -> Int? {
+        let agrees = { (candidate: Int) in
+            unkeyed.allSatisfy { $0.matches(live: live, liveParts: liveParts, recorded: tracks[candidate].request, recordedParts: parts[candidate]) }
+        }
+        if let bucket = buckets[key], let last = bucket.tracks.last(where: agrees) { return last }
+        guard keysBodies, let candidates = byteBuckets[Self.byteKey(live, liveParts, keyed)] else { return nil }
+        return candidates.last { (live.body.isEmpty || tracks[$0].request.body == live.body) && agrees($0) }
     }
 
     /// Every track that matches, in track order: DVR's strategy chooses among them.

@@ -18,7 +18,8 @@ import FoundationNetworking
 ///
 /// A cancelled request is not wrapped: it fails with the cancellation the caller asked for.
 public struct LiveRequestError: Error, CustomStringConvertible {
-    /// The request as the code under test sent it.
+    /// The request as the code under test sent it, redacted as the recording redacts what it
+    /// writes: the error is printed, and a live credential must not reach a log.
     public var request: Track.Request
     /// The vinyl's name, as the Turntable was asked for it.
     public var vinylName: String

@@ -173,6 +173,9 @@ final class Recorder: Sendable {
         }
     }
 
+    /// This recording run of the file: Turntables sharing a `Recording.runKey` share it.
+    var runName: String { file.standardizedFileURL.path + "\u{0}" + String(runStart.timeIntervalSinceReferenceDate) }
+
     /// Whether a miss may go to the network and be recorded.
     var mayRecord: Bool {
         guard refusal == nil else { return false }
@@ -214,10 +217,13 @@ final class Recorder: Sendable {
     /// the caller asked for it.
     func explainingFailure(of answer: Answer, for live: Track.Request) -> Answer {
         guard case .failure(let error) = answer.outcome, !LiveRequestError.isCancellation(error) else { return answer }
+        // A refusal to record is not a network failure: it explains itself.
+        if case .differsOnlyInRedactedValues = error as? RecordingError { return answer }
         var explained = answer
         explained.outcome = .failure(
             LiveRequestError(
-                request: live, vinylName: vinylName, file: file, mode: mode, isNewVinyl: isNew, nearestVinylNames: nearestNames, underlyingError: error))
+                request: recording.redaction.redact(live, allowing: recording.allowedSecrets), vinylName: vinylName, file: file, mode: mode, isNewVinyl: isNew, nearestVinylNames: nearestNames,
+                underlyingError: error))
         return explained
     }
 

@@ -3,9 +3,6 @@ import Foundation
 /// The default redaction: every place whose name says it holds a credential (see
 /// `SensitiveNames`), in headers, URLs (and URLs inside headers and bodies), forms and JSON.
 extension Redaction {
-    /// What a named secret's value becomes inside URLs and form bodies, where `<` and `>` would be percent-encoded.
-    static let urlPlaceholder = "REDACTED"
-
     /// One side of a track, as the default step sees it.
     struct Message {
         var headers: Headers
@@ -47,12 +44,14 @@ extension Redaction {
             var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         {
             secrets.append(password)
-            components.percentEncodedPassword = urlPlaceholder
+            components.percentEncodedPassword = placeholder
             url = components.url ?? url
         }
         return rewriteQuery(of: url, secrets: &secrets) { item, secrets in
             let name = item.decodedName
             if SecretPlace.any(allowed, cover: .query(name), on: side) { return .keep }
+            // The old JSON mask sent back (taken from an older vinyl's answer) is the one mask.
+            if item.decodedValue == legacyPlaceholder, SensitiveNames.isSecretQueryParameter(name, value: placeholder) { return .replace(placeholder) }
             guard let value = item.decodedValue, SensitiveNames.isSecretQueryParameter(name, value: value), !SensitiveNames.isRedacted(value) else {
                 // A URL passed as a parameter (a redirect target) may carry signatures of its own;
                 // they are replaced inside the decoded value, where their encoding is the inner URL's.
@@ -61,12 +60,12 @@ extension Redaction {
                 guard !found.isEmpty else { return .keep }
                 var rewritten = value
                 for secret in found.sorted(by: { $0.count > $1.count }) where secret.count >= 4 {
-                    rewritten = rewritten.replacingOccurrences(of: secret, with: urlPlaceholder)
+                    rewritten = rewritten.replacingOccurrences(of: secret, with: placeholder)
                 }
                 return rewritten == value ? .keep : .replace(rewritten)
             }
             secrets.append(contentsOf: item.secretValues)
-            return .replace(urlPlaceholder)
+            return .replace(placeholder)
         }
     }
 
@@ -98,10 +97,11 @@ extension Redaction {
         }
         if headers.mediaType == "application/x-www-form-urlencoded" {
             return rewriteForm(body, headers: headers, secrets: &secrets) { name, value in
+                if value == legacyPlaceholder, SensitiveNames.isSecretKey(name) { return .some(placeholder) }
                 guard SensitiveNames.isSecretKey(name), let value, !SensitiveNames.isRedacted(value),
                     !SecretPlace.any(allowed, cover: .formField(name), on: side)
                 else { return nil }
-                return .some(urlPlaceholder)
+                return .some(placeholder)
             }
         }
         collectEmbedded(in: text, side: side, allowed: allowed, secrets: &secrets)
@@ -120,6 +120,10 @@ extension Redaction {
                 members.map { member in
                     let memberPath = path.isEmpty ? member.key : path + "." + member.key
                     switch member.value {
+                    case .string(legacyPlaceholder) where side == .request && SensitiveNames.isSecretKey(member.key):
+                        // The old mask sent back is the one mask, not a secret to chase.
+                        changed = true
+                        return (member.key, .string(placeholder))
                     case .string(let text) where SensitiveNames.isSecret(key: member.key, value: text, side: side) && !SensitiveNames.isRedacted(text),
                         .number(let text) where SensitiveNames.isSecret(key: member.key, value: text, side: side):
                         guard !SecretPlace.any(allowed, cover: .jsonKey(memberPath), on: side) else { return member }

@@ -40,8 +40,16 @@ public struct Redaction: Sendable {
     /// would otherwise be scrubbed, and redacting a redacted track would change it.
     var written: [String] = []
 
-    /// What replaced values become unless a filter says otherwise.
-    public static let placeholder = "<redacted>"
+    /// What a redacted value becomes, everywhere the recorder writes one: JSON members, query
+    /// parameters, form fields, message payloads, and a secret scrubbed from the rest of the
+    /// track. One spelling that URLs, forms and headers carry unchanged, so a token the app
+    /// takes from a replayed answer and sends on is, in the next request, the mask recorded there.
+    public static let placeholder = "REDACTED"
+
+    /// The spelling JSON members and scrubbed values had before `placeholder` was the one mask.
+    /// Vinyls written then still hold it: a secret-named value sent with it is redacted to
+    /// `placeholder`, and it compares equal to `placeholder` in JSON bodies (JSONComparison.swift).
+    static let legacyPlaceholder = "<redacted>"
 
     /// No redaction at all: everything is written as it was sent and received.
     public static let none = Redaction(steps: [])
@@ -52,8 +60,12 @@ public struct Redaction: Sendable {
     ///   token headers (`X-Api-Key`, `X-Auth-Token`, …; see `isSensitiveHeader`) are removed;
     /// - query parameters (`access_token`, `api_key`, `sig`, `X-Amz-Signature`, `key=AIza…`, …),
     ///   also of URLs inside headers (`Location`) and bodies, and form fields become `REDACTED`;
-    /// - JSON members at any depth (`password`, `client_secret`, `refresh_token`, …) become `<redacted>`;
+    /// - JSON members at any depth (`password`, `client_secret`, `refresh_token`, …) become `REDACTED`;
     /// - a password in a URL becomes `REDACTED`.
+    ///
+    /// A secret-named value the app sends that is already `REDACTED` (or `<redacted>`, as older
+    /// vinyls hold in JSON) is left as the mask `REDACTED`: a token taken
+    /// from a replayed answer matches the request recorded with the real one.
     ///
     /// <doc:RecordingAndRedaction> lists the names. Opt out with `.none`; keep it while adding filters
     /// with `.default + …`; keep one value on purpose with `Recording.allowing(_:)`.
@@ -263,6 +275,7 @@ struct Scrubber {
     }
 
     private static let placeholderBytes = Array(Redaction.placeholder.utf8)
+    private static let legacyBytes = Array(Redaction.legacyPlaceholder.utf8)
 
     /// `haystack` with every occurrence of `needle` (left to right) replaced by the placeholder,
     /// nil when there is none. Bytes, not `contains`/`replacingOccurrences`: NSString compares
@@ -279,6 +292,10 @@ struct Scrubber {
             // into `<redacted>` again on every pass): step over it.
             if haystack[start] == placeholderBytes[0], haystack[start...].starts(with: placeholderBytes) {
                 start += placeholderBytes.count
+                continue
+            }
+            if haystack[start] == legacyBytes[0], haystack[start...].starts(with: legacyBytes) {
+                start += legacyBytes.count
                 continue
             }
             if haystack[start] == needle[0], haystack[start..<(start + needle.count)].elementsEqual(needle) {
@@ -314,10 +331,9 @@ struct Scrubber {
         var scrubbed = scrub(text)
         for secret in secrets {
             if let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics), encoded != secret, scrubbed.contains(encoded) {
-                scrubbed = scrubbed.replacingOccurrences(of: encoded, with: "REDACTED")
+                scrubbed = scrubbed.replacingOccurrences(of: encoded, with: Redaction.placeholder)
             }
         }
-        scrubbed = scrubbed.replacingOccurrences(of: Redaction.placeholder, with: "REDACTED")
         guard scrubbed != text, let result = URL(string: scrubbed) else { return url }
         return result
     }

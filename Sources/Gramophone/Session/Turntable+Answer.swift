@@ -31,7 +31,8 @@ extension Turntable {
             // Tracks were redacted when recorded; the live request is redacted the same way to match them.
             request = recorder.recording.redaction.redact(live, allowing: recorder.recording.allowedSecrets)
         }
-        if recorder?.mode != .all, let played = play(request, sent: live) { return played }
+        // A request only this run's recordings answer is another visit: it goes to the network.
+        if recorder?.mode != .all, let played = play(request, sent: live, recordingRepeats: recorder?.mayRecord == true) { return played }
         if recorder == nil, let played = playRedacted(live) { return played }
         if let recorder, recorder.mayRecord {
             // Logged as it goes out, so concurrent recordings keep the order they were sent in.
@@ -45,7 +46,9 @@ extension Turntable {
             let answer = streaming ? await recordStream(live, with: recorder, through: fetch) : await record(live, with: recorder)
             return recorder.explainingFailure(of: answer, for: live)
         }
-        return miss(request, sent: live)
+        // A miss report is printed (stderr, test issues, CI logs): without a recorder, the request
+        // is shown redacted as the default redacts, never with the live credential.
+        return miss(recorder == nil ? Redaction.default.redact(live) : request, sent: live)
     }
 
     /// Sends `live` for real and keeps what comes back as a new track.
@@ -54,20 +57,30 @@ extension Turntable {
         let (answer, duration) = await recorder.send(live)
         // A transport error is not recorded: a flaky network must not become a fixture.
         guard case .success(let (response, body)) = answer.outcome else { return answer }
-        keepRecorded(live, response: response, body: body, recordedAt: recordedAt, duration: duration, with: recorder)
+        if let refusal = keepRecorded(live, response: response, body: body, recordedAt: recordedAt, duration: duration, with: recorder, refusingCollisions: true) {
+            return Answer(outcome: .failure(refusal), source: .network)
+        }
         return answer
     }
 
-    /// Adds a response received whole as a new track, redacted.
+    /// Adds a response received whole as a new track, redacted. `refusingCollisions`: a request
+    /// this run recorded with other secrets and another answer is refused, not kept
+    /// (Recording/RedactedCollisions.swift); the error is returned.
+    @discardableResult
     func keepRecorded(
-        _ live: Track.Request, response: HTTPURLResponse, headers: Headers? = nil, body: Data, recordedAt: Date, duration: TimeInterval, with recorder: Recorder
-    ) {
+        _ live: Track.Request, response: HTTPURLResponse, headers: Headers? = nil, body: Data, recordedAt: Date, duration: TimeInterval, with recorder: Recorder,
+        refusingCollisions: Bool = false
+    ) -> RecordingError? {
         var received = Track.Response(recording: response, headers: headers, body: body, for: live.url)
         let rewritten = recorder.recording.keepsContentEncoding ? [] : received.describeStoredBody()
         let original = Track(request: live, response: received, recordedAt: recordedAt, duration: duration)
         let track = recorder.recording.redaction.redact(original, allowing: recorder.recording.allowedSecrets)
+        if refusingCollisions, let earlier = RedactedCollisions.note(original, as: track, run: recorder.runName) {
+            return RedactedCollisions.refusal(original, as: track, earlier: earlier)
+        }
         deck.withLock { $0.appendRecorded(track) }
         recorder.noteRecorded(original, as: track, rewritten: rewritten)
+        return nil
     }
 
     /// Replay without a recorder of a vinyl recorded with the default redaction: it holds
@@ -99,6 +112,7 @@ extension Turntable {
             }
             report.sourcePath = deck.sourceFile?.path
             report.records = recorder != nil
+            report.recordAdvice = deck.recordAdvice
             report.stubAttempts = attempts
             if deck.missLog.count < Self.missLogLimit { deck.missLog.append(report) }
             return report
@@ -117,6 +131,7 @@ extension Turntable.Deck {
     /// counts as its first play (a play-once strategy moves on to the next track).
     mutating func appendRecorded(_ track: Track) {
         let index = self.index.append(track)
+        firstRecorded = min(firstRecorded, index)
         vinyl.tracks.append(track)
         playCounts.append(1)
         played.append(true)

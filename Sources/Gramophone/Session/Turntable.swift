@@ -31,6 +31,8 @@ public final class Turntable: NetworkSession, Sendable {
         var playCounts: [Int]
         var played: [Bool]
         var nextInOrder = 0
+        /// The position of the first track recorded by this Turntable (`Int.max` before one is).
+        var firstRecorded = Int.max
         var misses = 0
         /// The first misses thrown to the caller (see `miss(_:sent:)` in Session/Turntable+Answer.swift).
         var missLog: [MissReport] = []
@@ -45,6 +47,8 @@ public final class Turntable: NetworkSession, Sendable {
         /// Set for the stand-in of a vinyl whose file is missing (see `init(missingVinyl:…)`):
         /// why, and what to do, added to every miss.
         var missingVinyl: String?
+        /// How to record, as whoever made the Turntable spells it (`recordAdvice`).
+        var recordAdvice: String?
 
         init(vinyl: Vinyl, file: URL?, sourceFile: URL?, strategy: MatchingStrategy?) {
             self.vinyl = vinyl
@@ -69,6 +73,8 @@ public final class Turntable: NetworkSession, Sendable {
             next.answered = answered
             next.echoed = echoed
             next.requests = requests
+            // The advice a miss gives is the Turntable's (a test helper's spelling), not the vinyl's.
+            next.recordAdvice = recordAdvice
             self = next
         }
     }
@@ -236,6 +242,14 @@ public final class Turntable: NetworkSession, Sendable {
     /// The vinyl now on the Turntable.
     public var vinyl: Vinyl { deck.withLock { $0.vinyl } }
 
+    /// How a miss says to record what it lacks, in the spelling of whoever made this Turntable:
+    /// a `.vinyl` test never called `Turntable(vinylNamed:recording:)`, its trait says `record:`.
+    /// Nil: the Turntable's own advice.
+    package var recordAdvice: String? {
+        get { deck.withLock { $0.recordAdvice } }
+        set { deck.withLock { $0.recordAdvice = newValue } }
+    }
+
     /// The vinyl's file as a person edits it: a bundle's source file rather than its built
     /// copy, else the file played or recorded into; nil for a vinyl built in code.
     package var sourceFile: URL? {
@@ -276,10 +290,14 @@ public final class Turntable: NetworkSession, Sendable {
     /// The track for `live`, marked played, or nil when none matches. Counts nothing on a
     /// miss: a miss is counted and explained once, at the end of the way through. `sent` is the
     /// request as the code under test sent it (`live` may be its redacted form), for the log.
-    func play(_ live: Track.Request, sent: Track.Request? = nil) -> Answer? {
+    ///
+    /// `recordingRepeats`: a track recorded by this run does not answer; the request is another
+    /// visit, to be sent for real and recorded as the next occurrence.
+    func play(_ live: Track.Request, sent: Track.Request? = nil, recordingRepeats: Bool = false) -> Answer? {
         let liveParts = RequestParts(live)
         return deck.withLock { deck -> Answer? in
             guard let index = Self.select(live, liveParts, in: &deck) else { return nil }
+            if recordingRepeats, index >= deck.firstRecorded { return nil }
             deck.log(sent ?? live)
             deck.playCounts[index] += 1
             deck.played[index] = true
@@ -320,7 +338,10 @@ public final class Turntable: NetworkSession, Sendable {
     private static func select(_ live: Track.Request, _ liveParts: RequestParts, in deck: inout Deck) -> Int? {
         switch deck.strategy.mode {
         case .attributes(_, let playOnce):
-            return deck.index.firstMatch(for: live, parts: liveParts, played: playOnce ? deck.played : nil)
+            // Identical requests get their recorded occurrences in order; once all have played,
+            // the last repeats, or, playing each once, the request misses.
+            if playOnce { return deck.index.firstMatch(for: live, parts: liveParts, played: deck.played) }
+            return deck.index.nextOccurrence(for: live, parts: liveParts, played: deck.played)
         case .trackOrder(let checking):
             let position = deck.nextInOrder
             guard position < deck.index.tracks.count else { return nil }

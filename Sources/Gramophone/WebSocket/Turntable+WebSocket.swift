@@ -24,10 +24,12 @@ extension Turntable {
     /// Counts and logs a message that did not fit its conversation, as a miss is, and returns
     /// the error the connection fails with.
     func conversationMissed(_ miss: ConversationMiss, handshake: Track.Request, differences: [String]) -> TurntableError {
+        // Printed: the handshake as the recording redacts it, never with its live credential.
+        let shown = replayRedaction.redaction.redact(handshake, allowing: replayRedaction.allowed)
         let report = deck.withLock { deck -> MissReport in
             deck.misses += 1
             var report = MissReport(
-                request: handshake, vinylName: deck.vinyl.name, vinylPath: deck.file?.path, strategy: deck.strategy.description, differences: differences)
+                request: shown, vinylName: deck.vinyl.name, vinylPath: deck.file?.path, strategy: deck.strategy.description, differences: differences)
             report.sourcePath = deck.sourceFile?.path
             report.records = recorder != nil
             report.nearestTrackIndex = miss.trackIndex

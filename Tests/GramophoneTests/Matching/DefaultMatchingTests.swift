@@ -52,8 +52,7 @@ struct DefaultMatchingTests {
             let uploaded = try await recorder.data(for: Self.upload(to: url)).0
             let echoed = try #require(try JSONSerialization.jsonObject(with: uploaded) as? [String: Any])
             #expect((echoed["files"] as? [String: Any])?["receipt"] as? String == "latte x3")
-            // A GET has no body: one track, as before.
-            _ = try await recorder.data(from: url)
+            // A GET has no body: a track of its own.
             _ = try await recorder.data(from: url)
             #expect(recorder.playback.recordedCount == 4)
             try recorder.eject()

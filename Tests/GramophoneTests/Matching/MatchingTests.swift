@@ -117,11 +117,14 @@ import FoundationNetworking
         #expect(try await body(turntable, request("GET", "https://e.com/x", headers: ["Accept": "application/vnd.e.v1+json"])) == "v1")
     }
 
-    @Test func repeatedRequestsReplayTheFirstMatchUnlessPlayOnce() async throws {
+    /// Identical requests get their recorded occurrences in order; then the last repeats,
+    /// or, playing each once, the request misses.
+    @Test func repeatedRequestsReplayTheirOccurrencesInOrder() async throws {
         let tracks = [Track("GET https://e.com/counter", .text("1")), Track("GET https://e.com/counter", .text("2"))]
         let replaying = Turntable(vinyl: Vinyl(name: "r", tracks: tracks))
         #expect(try await body(replaying, request("GET", "https://e.com/counter")) == "1")
-        #expect(try await body(replaying, request("GET", "https://e.com/counter")) == "1")
+        #expect(try await body(replaying, request("GET", "https://e.com/counter")) == "2")
+        #expect(try await body(replaying, request("GET", "https://e.com/counter")) == "2")
 
         let once = Turntable(vinyl: Vinyl(name: "r", tracks: tracks), matching: .attributes([.method, .url], playOnce: true))
         #expect(try await body(once, request("GET", "https://e.com/counter")) == "1")

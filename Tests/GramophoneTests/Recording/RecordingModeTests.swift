@@ -130,16 +130,16 @@ struct RecordingModeTests {
         #expect(turntable.playback.isNew)
         #expect(!turntable.playback.isWriteProtected)
         let (first, _) = try await turntable.data(from: Self.url(base, "/uuid"))
-        // Within the session, the new track answers the same request again.
+        // Within the run, the same request again is another visit, recorded as its next occurrence.
         let (again, _) = try await turntable.data(from: Self.url(base, "/uuid"))
-        #expect(first == again)
-        #expect(session.requestCount == 1)
-        #expect(turntable.playback.recordedCount == 1)
-        #expect(turntable.playback.requestsAnswered == 1)
+        #expect(first != again)
+        #expect(session.requestCount == 2)
+        #expect(turntable.playback.recordedCount == 2)
+        #expect(turntable.playback.requestsAnswered == 0)
         try turntable.eject()
         // Intermediate folders are created.
         let vinyl = try Vinyl(contentsOf: folder.appendingPathComponent("Suite/new.json"))
-        #expect(vinyl.tracks.count == 1)
+        #expect(vinyl.tracks.count == 2)
         #expect(vinyl.name == "new")
     }
 
@@ -180,19 +180,21 @@ struct RecordingModeTests {
             #expect(session.requestCount == 0)
             let (recorded, _) = try await turntable.data(from: Self.url(base, "/uuid"))
             #expect(session.requestCount == 1)
-            let (replayed, _) = try await turntable.data(from: Self.url(base, "/uuid"))
-            #expect(replayed == recorded)
-            #expect(session.requestCount == 1)
+            // The old track answers its repeats; a request only this run recorded is a new visit.
+            _ = try await turntable.data(from: Self.url(base, "/get"))
+            let (again, _) = try await turntable.data(from: Self.url(base, "/uuid"))
+            #expect(again != recorded)
+            #expect(session.requestCount == 2)
             let playback = turntable.playback
             #expect(playback.mode == .newEpisodes && !playback.isNew && !playback.isWriteProtected)
-            #expect(playback.requestsAnswered == 2 && playback.recordedCount == 1 && playback.file == existing.file)
+            #expect(playback.requestsAnswered == 2 && playback.recordedCount == 2 && playback.file == existing.file)
             #expect(turntable.playback.misses == 0)
         }
         // Released without eject: written anyway, old track first and unchanged.
         let vinyl = try Vinyl(contentsOf: existing.file)
-        #expect(vinyl.tracks.count == 2)
+        #expect(vinyl.tracks.count == 3)
         #expect(vinyl.tracks[0] == original.tracks[0])
-        #expect(vinyl.tracks[1].request.url.path == "/uuid")
+        #expect(vinyl.tracks[1].request.url.path == "/uuid" && vinyl.tracks[2].request.url.path == "/uuid")
     }
 
     // MARK: all

@@ -98,6 +98,6 @@ import Testing
         #expect(error.place == #"tracks[0].response.webSocket.messages[0] (sent) JSON "token""#)
         #expect(error.description.contains(#"the redaction filter .jsonKeys(replacing: ["token": Redaction.placeholder])"#), "\(error)")
         let fixed = try vinyl.redactedForWriting(by: .none + .jsonKeys(replacing: ["token": Redaction.placeholder]))
-        #expect(fixed.tracks[0].response?.conversation?.messages[0].payload == Data(#"{"op":"join","token":"<redacted>"}"#.utf8))
+        #expect(fixed.tracks[0].response?.conversation?.messages[0].payload == Data(#"{"op":"join","token":"REDACTED"}"#.utf8))
     }
 }

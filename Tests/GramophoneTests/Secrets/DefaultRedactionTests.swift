@@ -73,10 +73,10 @@ struct DefaultRedactionTests {
             request: Track.Request("POST https://api.example.com/login").json(#"{"user":{"name":"ada","credentials":{"password":"hunter22x","otp_hint":"sms"}},"max_tokens":1024}"#),
             outcome: .json(#"{"data":[{"session":{"id":"s-77aa88bb","access_token":"at-55cc66dd"}}],"token_type":"bearer","echo":"pw hunter22x"}"#))
         let redacted = Redaction.default.redact(track)
-        #expect(String(decoding: redacted.request.body, as: UTF8.self) == #"{"user":{"name":"ada","credentials":{"password":"<redacted>","otp_hint":"sms"}},"max_tokens":1024}"#)
+        #expect(String(decoding: redacted.request.body, as: UTF8.self) == #"{"user":{"name":"ada","credentials":{"password":"REDACTED","otp_hint":"sms"}},"max_tokens":1024}"#)
         #expect(
             String(decoding: try #require(redacted.response).body, as: UTF8.self)
-                == #"{"data":[{"session":{"id":"s-77aa88bb","access_token":"<redacted>"}}],"token_type":"bearer","echo":"pw <redacted>"}"#)
+                == #"{"data":[{"session":{"id":"s-77aa88bb","access_token":"REDACTED"}}],"token_type":"bearer","echo":"pw REDACTED"}"#)
     }
 
     @Test func presignedURLsInHeadersBodiesAndParametersLoseTheirSignatures() throws {
@@ -131,7 +131,7 @@ struct DefaultRedactionTests {
         #expect(redacted.request.headers["X-Api-Key"] == "demo-key-1234")
         // The JSON allowance was for the request: the response's token (credential-shaped: in a
         // response, `token` alone is a secret only then) still goes.
-        #expect(String(decoding: try #require(redacted.response).body, as: UTF8.self) == #"{"build":{"signature":"sha-1234"},"token":"<redacted>"}"#)
+        #expect(String(decoding: try #require(redacted.response).body, as: UTF8.self) == #"{"build":{"signature":"sha-1234"},"token":"REDACTED"}"#)
     }
 
     @Test func theLiveRequestRedactedTheSameWayMatchesItsTrack() {

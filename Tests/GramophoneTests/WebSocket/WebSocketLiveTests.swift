@@ -37,7 +37,7 @@ import FoundationNetworking
         let redacted = Redaction.default.redact(track)
         let payloads = redacted.response?.conversation?.messages.map { String(decoding: $0.payload, as: UTF8.self) } ?? []
         #expect(redacted.request.headers["Authorization"] == nil)
-        #expect(payloads[0] == #"{"type":"auth","api_key":"<redacted>","text":"hi"}"#)
+        #expect(payloads[0] == #"{"type":"auth","api_key":"REDACTED","text":"hi"}"#)
         #expect(!payloads[1].contains("tok-abcdefgh") && !payloads[2].contains("tok-abcdefgh"), "\(payloads)")
         #expect(RedactedPlaces.places(from: track, to: redacted).contains(#"response.webSocket.messages (sent) JSON "api_key""#))
     }

@@ -272,10 +272,10 @@ struct WebSocketRecordingTests {
         }
         #expect(live == ["echoed the password"])
         // The vinyl holds the redacted echo; the live message, redacted the same way, still matched.
-        #expect(replayed == [#"{"user":"ada","password":"<redacted>"}"#])
+        #expect(replayed == [#"{"user":"ada","password":"REDACTED"}"#])
         #expect(track.request.headers["Authorization"] == nil)
         let payloads = try #require(track.response?.conversation).messages.map { String(decoding: $0.payload, as: UTF8.self) }
-        #expect(payloads.allSatisfy { !$0.contains("hunter2-secret") && $0.contains("<redacted>") }, "\(payloads)")
+        #expect(payloads.allSatisfy { !$0.contains("hunter2-secret") && $0.contains("REDACTED") }, "\(payloads)")
     }
 }
 #endif

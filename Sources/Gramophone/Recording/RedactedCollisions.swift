@@ -1,0 +1,69 @@
+import Foundation
+
+/// Requests of one recording run that the redaction makes one request though they sent other
+/// secrets (a right and a wrong password, two users' tokens). Written as they are, a replay
+/// could not tell whose answer is whose, so a later one answered differently is refused at
+/// record time (`RecordingError.differsOnlyInRedactedValues`), naming the places and the
+/// choices. What is remembered of each request is its hash, in memory, for the run: nothing
+/// derived from a secret reaches the file.
+enum RedactedCollisions {
+    struct Visit: Sendable {
+        /// The request as sent, hashed: equal for the same secrets, in this process only.
+        var sent: Int
+        var status: Int
+        /// The redacted answer's body, hashed: a run need not hold a second copy of every body.
+        var body: Int
+    }
+
+    /// Visits by run (the file and when its run began: a parameterized test's cases share one)
+    /// and request as recorded.
+    private static let runs = Locked<[String: [Track.Request: [Visit]]]>([:])
+
+    /// Notes `original`, recorded as `redacted`, in `run`; returns the earlier visit it may not
+    /// join (other secrets, another answer), leaving it unnoted.
+    static func note(_ original: Track, as redacted: Track, run: String) -> Visit? {
+        guard let response = redacted.response else { return nil }
+        let visit = Visit(sent: Self.digest(original.request), status: response.status, body: Self.digest(response.body))
+        return runs.withLock { runs -> Visit? in
+            let earlier = runs[run]?[redacted.request] ?? []
+            if let other = earlier.first(where: { $0.sent != visit.sent && ($0.status != visit.status || $0.body != visit.body) }) { return other }
+            runs[run, default: [:]][redacted.request, default: []].append(visit)
+            return nil
+        }
+    }
+
+    /// Every byte hashed (`Data.hashValue` need not read them all).
+    private static func digest(_ body: Data) -> Int {
+        var hasher = Hasher()
+        body.withUnsafeBytes { hasher.combine(bytes: $0) }
+        return hasher.finalize()
+    }
+
+    /// The request as sent, hashed: a secret past a body's first bytes counts too.
+    private static func digest(_ request: Track.Request) -> Int {
+        var hasher = Hasher()
+        hasher.combine(request.method)
+        hasher.combine(request.url)
+        hasher.combine(request.headers)
+        hasher.combine(digest(request.body))
+        return hasher.finalize()
+    }
+
+    /// The error for `original`, recorded as `redacted`, which collides with `earlier`.
+    static func refusal(_ original: Track, as redacted: Track, earlier: Visit) -> RecordingError {
+        let places = RedactedPlaces.places(from: Track(request: original.request, outcome: .response(Track.Response())), to: Track(request: redacted.request, outcome: .response(Track.Response())))
+        return .differsOnlyInRedactedValues(
+            method: redacted.request.method, url: redacted.request.url, places: places, statuses: [earlier.status, redacted.response?.status ?? 0])
+    }
+
+    /// `Recording.allowing(_:)`'s spelling of a place as `RedactedPlaces` names it.
+    static func allowance(for place: String) -> String {
+        let name = place.split(separator: "\"", omittingEmptySubsequences: false).dropFirst().first.map(String.init) ?? ""
+        if place.hasPrefix("request.headers") { return ".header(\"\(name)\")" }
+        if place.hasPrefix("request.url query") { return ".query(\"\(name)\")" }
+        if place.hasPrefix("request.body JSON") { return ".jsonKey(\"\(name)\")" }
+        if place.hasPrefix("request.body form") { return ".formField(\"\(name)\")" }
+        if place.hasPrefix("request.url") { return ".url()" }
+        return ".body()"
+    }
+}
