@@ -49,9 +49,8 @@ import FoundationNetworking
         let turntable = Self.turntable(Self.echo)
         let socket = turntable.webSocketTask(with: Self.url)
         socket.resume()
-        #expect(Self.text(try await socket.receive()) == "welcome")
+        // The first of the two recorded messages only, its reply never read.
         try await socket.send(.string("a"))
-        #expect(Self.text(try await socket.receive()) == "a")
         socket.cancel(with: .normalClosure, reason: nil)
         #expect(turntable.playback.unfinishedConversations == [UnfinishedConversation(track: 0, sent: 1, recorded: 2)])
         #expect(!turntable.playback.allPlayed)
