@@ -47,6 +47,7 @@ enum ConversationListing {
             return ["error": error]
         case .cancelled: return "cancelled"
         case .stopped(let reason): return ["stoppedBy": reason]
+        case .leftOpen(let reason): return ["leftOpen": reason]
         }
     }
 

@@ -29,7 +29,8 @@ enum InspectCommand: Command {
                       {"summary":…,"sent":…,"received":…,"endOffsetMs":…,"end":…,
                        "messages":[{"index":…,"direction":…,"kind":…,"bytes":…,"offsetMs":…,"preview":…}]}
                       "end" as the vinyl format writes it: {"closedBy":…,"code":…,"reason":…},
-                      "cancelled", {"stoppedBy":…} or {"error":{"domain":…,"code":…}}.
+                      "cancelled", {"stoppedBy":…}, {"leftOpen":…} or
+                      {"error":{"domain":…,"code":…}}.
           --messages  List each WebSocket conversation's messages under its track.
           -h, --help  Show this help.
 

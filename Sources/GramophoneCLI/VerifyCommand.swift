@@ -49,11 +49,13 @@ enum VerifyCommand: Command {
                                  tracks stay as they are.
           --json                 Print one JSON object for tools:
                                  {"vinyls":[{"file":…,"name":…,"updated":…,"checkedNothing":…,
-                                  "skipped":[…],"tracks":[{"index":…,"method":…,"url":…,
+                                  "skipped":[…],"skippedConversations":[…],"tracks":[{"index":…,"method":…,"url":…,
                                    "drifted":…,"error":…,"liveBody":…,"changes":[{"place":…,
                                    "recorded":…,"live":…,"line":…}],"echoes":[…]}]}],
                                   "checked":…,"drifted":…,"failed":…,"skipped":…}
           --include-unsafe       Also send POST, PUT, PATCH and DELETE requests.
+                                 WebSocket conversations are never sent: they are listed as
+                                 skipped (verify checks HTTP exchanges only).
           --values               Also compare values: JSON scalars, those headers' values, bytes.
           -h, --help             Show this help.
 
@@ -95,14 +97,19 @@ enum VerifyCommand: Command {
                 continue
             }
             let report = waitFor { await vinyl.verify(against: check) }
-            totals.checked += report.checked.count
+            // Each track counted once: a track not reached is not also checked.
+            totals.checked += report.checked.count - report.failed.count
             totals.drifted += report.drifted.count
             totals.failed += report.failed.count
-            totals.skipped += report.skipped.count
+            totals.skipped += report.skipped.count + report.skippedConversations.count
             if report.hasDrift { failed = true }
             if report.checkedNothing {
                 uncheckedVinyl = true
-                Output.err("\(path): nothing checked: " + (report.skipped.isEmpty ? "it has no tracks" : unsafeNote(report, of: vinyl)))
+                let why =
+                    !report.skipped.isEmpty
+                    ? unsafeNote(report, of: vinyl)
+                    : report.skippedConversations.isEmpty ? "it has no tracks" : "it holds only WebSocket conversations, which verify does not check"
+                Output.err("\(path): nothing checked: " + why)
             }
             var updated = false
             if update, !report.drifted.isEmpty {
@@ -174,6 +181,7 @@ enum VerifyCommand: Command {
         }
         return [
             "file": file, "name": report.vinylName, "updated": updated, "checkedNothing": report.checkedNothing, "skipped": report.skipped,
+            "skippedConversations": report.skippedConversations,
             "tracks": tracks,
         ]
     }

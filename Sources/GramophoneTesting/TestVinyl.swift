@@ -106,7 +106,7 @@ public struct TestVinyl: Sendable {
             problems.append(.miss(report))
         }
         if configuration.allTracksMustPlay == true, !playback.allPlayed {
-            problems.append(.unplayed(playback.unplayedTracks, of: turntable.vinyl, file: file.path))
+            problems.append(.unplayed(playback.unplayedTracks, unfinished: playback.unfinishedConversations, of: turntable.vinyl, file: file.path))
         }
         return (problems, written)
     }

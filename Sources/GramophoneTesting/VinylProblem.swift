@@ -26,14 +26,28 @@ public struct VinylProblem: Sendable, CustomStringConvertible {
         VinylProblem(kind: .miss, message: "Gramophone: the code under test made a request the vinyl does not have.\n" + report.description, missReport: report)
     }
 
-    static func unplayed(_ positions: [Int], of vinyl: Vinyl, file: String) -> VinylProblem {
-        var lines = ["Gramophone: \(positions.count) of \(vinyl.tracks.count) tracks of vinyl \"\(vinyl.name)\" (\(file)) were never played, and this test requires every track to play:"]
-        for position in positions.prefix(20) {
-            let request = vinyl.tracks[position].request
-            lines.append("  track #\(position): \(request.method) \(request.url.absoluteString)")
+    static func unplayed(_ positions: [Int], unfinished: [UnfinishedConversation] = [], of vinyl: Vinyl, file: String) -> VinylProblem {
+        var lines: [String] = []
+        if !positions.isEmpty {
+            lines.append("Gramophone: \(positions.count) of \(vinyl.tracks.count) tracks of vinyl \"\(vinyl.name)\" (\(file)) were never played, and this test requires every track to play:")
+            for position in positions.prefix(20) {
+                let request = vinyl.tracks[position].request
+                lines.append("  track #\(position): \(request.method) \(request.url.absoluteString)")
+            }
+            if positions.count > 20 { lines.append("  … and \(positions.count - 20) more") }
         }
-        if positions.count > 20 { lines.append("  … and \(positions.count - 20) more") }
-        lines.append("  To fix: make the request the test expects, remove the track from the vinyl (or record it again), or drop allTracksMustPlay.")
+        if !unfinished.isEmpty {
+            // A conversation whose code sent fewer messages than recorded did not play all of it.
+            lines.append(
+                "Gramophone: \(unfinished.count) WebSocket conversation\(unfinished.count == 1 ? "" : "s") of vinyl \"\(vinyl.name)\" (\(file)) \(unfinished.count == 1 ? "was" : "were") replayed with fewer messages sent than recorded, and this test requires every track to play:"
+            )
+            for conversation in unfinished.prefix(20) where conversation.track < vinyl.tracks.count {
+                let request = vinyl.tracks[conversation.track].request
+                lines.append("  track #\(conversation.track): \(request.method) \(request.url.absoluteString): \(conversation.sent) of \(conversation.recorded) client messages sent")
+            }
+            if unfinished.count > 20 { lines.append("  … and \(unfinished.count - 20) more") }
+        }
+        lines.append("  To fix: make the requests and send the messages the test expects, remove the track from the vinyl (or record it again), or drop allTracksMustPlay.")
         return VinylProblem(kind: .unplayedTracks, message: lines.joined(separator: "\n"))
     }
 

@@ -100,6 +100,25 @@ import Testing
         #expect(recording.turntable.playback.mode == .once)
     }
 
+    @Test func aConversationSentShortOfItsRecordingFailsAllTracksMustPlay() async throws {
+        let folder = try temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = try #require(URL(string: "wss://chat.example.com/room"))
+        let chat = WebSocketConversation(
+            messages: [.sent(.text("a")), .received(.text("a")), .sent(.text("b")), .received(.text("b"))], end: .closed(code: 1000, by: .received))
+        try Vinyl(name: "chat", tracks: [Track(request: Track.Request(url: url), outcome: .response(.webSocket(chat)))])
+            .write(to: folder.appendingPathComponent("chat.json"))
+        let vinyl = try TestVinyl(name: "chat", configuration: VinylConfiguration(store: .folder(folder), allTracksMustPlay: true))
+        let socket = vinyl.turntable.webSocketTask(with: url)
+        socket.resume()
+        try await socket.send(.string("a"))
+        _ = try await socket.receive()
+        socket.cancel(with: .normalClosure, reason: nil)
+        let problems = vinyl.finish()
+        #expect(problems.map(\.kind) == [.unplayedTracks])
+        #expect(problems.first?.message.contains("track #0: GET wss://chat.example.com/room: 1 of 2 client messages sent") == true, "\(problems)")
+    }
+
     @Test func testsOwnValuesWinOverTheSuites() {
         let suite = VinylConfiguration(name: "suite", allTracksMustPlay: true)
         let test = VinylConfiguration(allTracksMustPlay: false)

@@ -13,6 +13,8 @@ Paths (each a conversation the tests record and then replay offline):
   /count                    "ack N" for the Nth message; "bye" makes it close with 1000
   /close?code=C&reason=R    after the first message, closes with code C (4001 by default) and R
   /error                    after the first message, drops the TCP connection without a close frame
+  /shut?code=C&reason=R     closes with code C (4401 by default) and R right after the handshake,
+                            before any message: sends racing the close fail
 """
 
 import asyncio
@@ -63,6 +65,8 @@ async def handler(websocket):
         elif path == "/close":
             await websocket.recv()
             await websocket.close(int(query.get("code", ["4001"])[0]), query.get("reason", ["room closed"])[0])
+        elif path == "/shut":
+            await websocket.close(int(query.get("code", ["4401"])[0]), query.get("reason", ["unauthorized"])[0])
         elif path == "/error":
             await websocket.recv()
             websocket.transport.abort()

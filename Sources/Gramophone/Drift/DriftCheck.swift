@@ -91,7 +91,9 @@ extension Vinyl {
     /// names and data shape for event streams; values only with `comparesValues`.
     ///
     /// Requests go one at a time, in vinyl order. Unsafe methods are skipped unless
-    /// `includesUnsafe` (`report.checkedNothing` when that leaves none). A track recorded as a
+    /// `includesUnsafe` (`report.checkedNothing` when that leaves none). WebSocket conversations
+    /// are skipped and listed in `report.skippedConversations`: a check sends HTTP requests, and
+    /// a handshake sent over HTTP is no conversation. A track recorded as a
     /// stream is read live as recording reads one, piece by piece with each piece's time, until
     /// it ends or reaches the limit the recorded stream stopped at. Each live response is
     /// compared as it would be written (redacted, the filled values scrubbed); changes at body
@@ -101,6 +103,10 @@ extension Vinyl {
         let session = check.session ?? DeferredSession()
         var report = DriftReport(vinylName: name, checked: [], skipped: [])
         for (index, track) in tracks.enumerated() {
+            guard track.response?.conversation == nil else {
+                report.skippedConversations.append(index)
+                continue
+            }
             guard check.includesUnsafe || DriftCheck.safeMethods.contains(track.request.method) else {
                 report.skipped.append(index)
                 continue

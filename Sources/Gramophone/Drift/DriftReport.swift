@@ -74,6 +74,9 @@ public struct DriftReport: Sendable, CustomStringConvertible {
     /// Positions of tracks not sent because their method is unsafe (POST, PUT, PATCH, DELETE, …)
     /// and the check does not include unsafe methods.
     public var skipped: [Int]
+    /// Positions of WebSocket conversation tracks, not sent: a drift check sends HTTP requests,
+    /// and compares no conversation.
+    public var skippedConversations: [Int] = []
 
     /// The tracks whose live response differs.
     public var drifted: [TrackDrift] { checked.filter(\.hasDrifted) }
@@ -82,13 +85,14 @@ public struct DriftReport: Sendable, CustomStringConvertible {
     /// Whether any track drifted or could not be checked.
     public var hasDrift: Bool { checked.contains { $0.hasDrifted || $0.error != nil } }
     /// Whether no track was sent: every one was skipped (an unsafe method, and the check does
-    /// not include unsafe methods), or the vinyl has none. Nothing was compared, so no drift
+    /// not include unsafe methods; a WebSocket conversation), or the vinyl has none. Nothing was compared, so no drift
     /// says nothing; `gramophone verify` exits 3 then.
     public var checkedNothing: Bool { checked.isEmpty }
 
     /// One line per track, its changes indented under it, then a summary line.
     public var description: String {
         var lines: [String] = []
+        for index in skippedConversations { lines.append("track #\(index): skipped (a WebSocket conversation: verify checks HTTP exchanges only)") }
         for track in checked {
             let name = "track #\(track.index) \(track.request.method) \(track.request.url.absoluteString)"
             if let error = track.error {
@@ -110,14 +114,20 @@ public struct DriftReport: Sendable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    /// `vinyl "users": 5 tracks checked, 2 drifted, 1 skipped (unsafe method: …)`, or
-    /// `vinyl "chat": nothing checked, 3 skipped (…)` when no track was sent.
+    /// `vinyl "users": 5 tracks checked, 2 drifted, 1 not reached, 1 skipped (unsafe method: …)`,
+    /// or `vinyl "chat": nothing checked, 3 skipped (…)` when no track was sent. Each track is
+    /// counted once: checked (a live response came), not reached, or skipped.
     public var summary: String {
-        if checkedNothing, skipped.isEmpty { return "vinyl \"\(vinylName)\": nothing checked (no tracks)" }
+        if checkedNothing, skipped.isEmpty, skippedConversations.isEmpty { return "vinyl \"\(vinylName)\": nothing checked (no tracks)" }
         var text = "vinyl \"\(vinylName)\": "
-        text += checkedNothing ? "nothing checked" : "\(checked.count) track\(checked.count == 1 ? "" : "s") checked, \(drifted.count) drifted"
+        let reached = checked.count - failed.count
+        text += checkedNothing ? "nothing checked" : "\(reached) track\(reached == 1 ? "" : "s") checked, \(drifted.count) drifted"
         if !failed.isEmpty { text += ", \(failed.count) not reached" }
         if !skipped.isEmpty { text += ", \(skipped.count) skipped (unsafe method\(skipped.count == 1 ? "" : "s"): sent only with --include-unsafe or DriftCheck.includesUnsafe)" }
+        if !skippedConversations.isEmpty {
+            let count = skippedConversations.count
+            text += ", \(count) skipped (WebSocket conversation\(count == 1 ? "" : "s"): verify sends HTTP requests and checks no conversation)"
+        }
         return text
     }
 

@@ -7,7 +7,7 @@ import Foundation
 // WebSocket messages (mitmproxy's HAR export, for one) follow Chrome's shape.
 //
 // HAR has no place for how the connection ended: Chrome does not record the close. A file
-// without one reads as a conversation that stays open after its last message (`.stopped`), with
+// without one reads as a conversation that stays open after its last message (`.leftOpen`), with
 // a `VinylIssue` saying so; `_gramophoneWebSocket` (`{"end": …, "endOffsetMs": …}`, the vinyl
 // format's `end` and `endOffsetMs`) gives the end, and Gramophone writes it so nothing is lost.
 extension HARFormat {
@@ -15,7 +15,7 @@ extension HARFormat {
     static let messagesKey = "_webSocketMessages"
     static let conversationEndKey = "_gramophoneWebSocket"
     /// The end of a conversation whose file does not say how it closed.
-    static let unrecordedEnd = WebSocketConversation.End.stopped("HAR, which does not record the close")
+    static let unrecordedEnd = WebSocketConversation.End.leftOpen("HAR, which does not record the close")
 
     /// Whether the entry answered `status` is a WebSocket handshake whose conversation HAR
     /// holds: a 101 Chrome marks as a WebSocket, or any answer with messages after it. A

@@ -10,8 +10,8 @@ import Foundation
 /// ```
 /// A message is `text` (a text frame, UTF-8) or `binary` (a binary frame, base64), with its time
 /// in milliseconds after the connection opened. `end` is `{"closedBy": "client"|"server",
-/// "code", "reason"}`, `"cancelled"`, `{"stoppedBy": "count 100"}` or `{"error": {"domain",
-/// "code", "description"}}`.
+/// "code", "reason"}`, `"cancelled"`, `{"stoppedBy": "count 100"}`, `{"leftOpen": "…"}` or
+/// `{"error": {"domain", "code", "description"}}`.
 enum WebSocketCoding {
     static let key = "webSocket"
 
@@ -71,13 +71,15 @@ enum WebSocketCoding {
 
     /// A conversation's `end` (HAR's `_gramophoneWebSocket` holds the same shape).
     static func decodeEnd(_ value: JSONValue?, path: DecodingPath) throws -> WebSocketConversation.End {
-        let fix = "Use {\"closedBy\": \"server\", \"code\": 1000, \"reason\": \"…\"}, \"cancelled\", {\"stoppedBy\": \"…\"} or {\"error\": {\"domain\": …, \"code\": …}}"
+        let fix =
+            "Use {\"closedBy\": \"server\", \"code\": 1000, \"reason\": \"…\"}, \"cancelled\", {\"stoppedBy\": \"…\"}, {\"leftOpen\": \"…\"} or {\"error\": {\"domain\": …, \"code\": …}}"
         switch value {
         case nil, .null?: return .closed(code: 1000, by: .received)
         case .string("cancelled")?: return .cancelled
         case .object?:
             guard let value else { break }
             if let reason = try value.optionalString("stoppedBy", at: path) { return .stopped(reason) }
+            if let reason = try value.optionalString("leftOpen", at: path) { return .leftOpen(reason) }
             if let error = value["error"] { return .failed(try GramophoneFormat.decodeFailure(error, path: path.key("error"))) }
             if let by = try value.optionalString("closedBy", at: path) {
                 guard by == "client" || by == "server" else {
@@ -90,7 +92,7 @@ enum WebSocketCoding {
                 let reason = try value.optionalString("reason", at: path) ?? ""
                 return .closed(code: code, reason: Data(reason.utf8), by: by == "client" ? .sent : .received)
             }
-            throw StructureError(path: path, problem: "an end names \"closedBy\", \"stoppedBy\" or \"error\"", fix: fix)
+            throw StructureError(path: path, problem: "an end names \"closedBy\", \"stoppedBy\", \"leftOpen\" or \"error\"", fix: fix)
         default: break
         }
         throw StructureError(path: path, problem: "\(value?.kindName ?? "nothing") is not a conversation's end", fix: fix)
@@ -120,6 +122,7 @@ enum WebSocketCoding {
             ])
         case .cancelled: return .string("cancelled")
         case .stopped(let reason): return .object([("stoppedBy", .string(reason))])
+        case .leftOpen(let reason): return .object([("leftOpen", .string(reason))])
         case .failed(let failure): return .object([("error", GramophoneFormat.encodeFailure(failure))])
         }
     }

@@ -32,11 +32,17 @@ public struct WebSocketConversation: Sendable, Hashable {
         case failed(Track.Failure)
         /// The caller cancelled the task while it was recorded, without a close frame.
         case cancelled
-        /// The recorder stopped listening at a `StreamLimit`; the text says which (`count 100`).
-        /// A HAR file's conversation, whose close HAR does not record, ends so too.
-        /// Replayed, the connection stays open and quiet after the last message, as a live
-        /// server that sends nothing more.
+        /// The recorder stopped the conversation at a `StreamLimit`; the text says which
+        /// (`2 messages`, `sentinel response.done`, `30.0 seconds`). Live, the connection was
+        /// closed there for the code under test with 1001 (going away) and the reason
+        /// "recording stopped at its StreamLimit: " and the text; replayed, that close comes
+        /// after the last message, as it came live.
         case stopped(String)
+        /// The recording ended while the connection was still open, without its close; the text
+        /// says why: a HAR file's conversation (HAR does not record the close), or one still
+        /// open at `eject()`. Replayed, the connection stays open and quiet after the last
+        /// message, as a live server that sends nothing more.
+        case leftOpen(String)
     }
 
     /// A conversation of `messages` ending with `end`, `endOffset` seconds after it opened
@@ -64,7 +70,8 @@ public struct WebSocketConversation: Sendable, Hashable {
 
 extension WebSocketConversation.End {
     /// How it ended, in words: "closed by the server with 4001 (room closed)", "cancelled by the
-    /// caller", "stopped by count 100", "broke off with NSURLErrorDomain -1005", as
+    /// caller", "stopped by count 100", "left open (HAR, which does not record the close)",
+    /// "broke off with NSURLErrorDomain -1005", as
     /// `WebSocketConversation.summary` and `gramophone inspect` say it.
     public var summary: String {
         switch self {
@@ -74,6 +81,7 @@ extension WebSocketConversation.End {
         case .failed(let failure): return "broke off with \(failure.domain) \(failure.code)"
         case .cancelled: return "cancelled by the caller"
         case .stopped(let reason): return "stopped by \(reason)"
+        case .leftOpen(let reason): return "left open (\(reason))"
         }
     }
 }

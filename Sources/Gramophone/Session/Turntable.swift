@@ -39,6 +39,9 @@ public final class Turntable: NetworkSession, Sendable {
         var answered = 0
         /// Answers rewritten with values from the live request (`MatchingStrategy.echoing`).
         var echoed = 0
+        /// Replayed conversations, by track: the most client messages any replay of it sent
+        /// (Session/ConversationProgress.swift).
+        var conversationSends: [Int: Int] = [:]
         /// Every request this Turntable was sent, as sent, oldest first (the first `RequestLog.limit`).
         var requests: [Track.Request] = []
         /// Response heads are immutable and costly to build (an `HTTPURLResponse` ~5 µs): one per
@@ -281,7 +284,7 @@ public final class Turntable: NetworkSession, Sendable {
                 isNew: recorder?.isNew ?? false, isWriteProtected: !(recorder?.mayRecord ?? false),
                 playCounts: deck.playCounts, requestsAnswered: deck.answered, recordedCount: recorded,
                 misses: deck.misses, missReports: deck.missLog, requests: deck.requests, staleness: recorder?.staleness,
-                echoedCount: deck.echoed)
+                echoedCount: deck.echoed, unfinishedConversations: deck.unfinishedConversations)
         }
     }
 
@@ -452,17 +455,22 @@ public struct Playback: Sendable, Equatable, CustomStringConvertible {
     /// echoes say (`MatchingStrategy.echoing(_:)`, `.jsonRPC`): their bodies differ from the
     /// vinyl's by those values.
     public var echoedCount = 0
+    /// Replayed conversations whose code sent fewer messages than the recording has, by track
+    /// position (`allTracksMustPlay` fails for them as for tracks never played).
+    public var unfinishedConversations: [UnfinishedConversation] = []
 
     /// How many distinct tracks were played at least once.
     public var playedTrackCount: Int { playCounts.lazy.filter { $0 > 0 }.count }
     /// Positions of tracks never played.
     public var unplayedTracks: [Int] { playCounts.indices.filter { playCounts[$0] == 0 } }
-    /// Whether every track was played at least once.
-    public var allPlayed: Bool { !playCounts.contains(0) }
+    /// Whether every track was played at least once, and every conversation replayed up to
+    /// its last recorded client message.
+    public var allPlayed: Bool { !playCounts.contains(0) && unfinishedConversations.isEmpty }
 
     public var description: String {
         "vinyl \"\(vinylName)\": mode \(mode), \(isNew ? "new" : "existing")\(isWriteProtected ? ", write-protected" : ""), "
             + "\(requestsAnswered) answered from \(playedTrackCount) of \(playCounts.count) tracks, \(recordedCount) recorded, \(misses) missed"
             + (echoedCount > 0 ? ", \(echoedCount) echoing the live request" : "")
+            + (unfinishedConversations.isEmpty ? "" : ", \(unfinishedConversations.count) conversation(s) replayed short of their recorded messages")
     }
 }

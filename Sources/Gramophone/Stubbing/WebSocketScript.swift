@@ -117,7 +117,7 @@ extension StubResponse {
     /// A WebSocket handshake answered (101) and the conversation `script` plays: pushes,
     /// replies, a close. Through `Turntable.webSocketTask(with:)`; other API styles get the 101.
     public static func webSocket(_ script: WebSocketScript) -> StubResponse {
-        var response = StubResponse(.response(Track.Response.webSocket(WebSocketConversation(messages: [], end: .stopped("a stub's script")))))
+        var response = StubResponse(.response(Track.Response.webSocket(WebSocketConversation(messages: [], end: .leftOpen("a stub's script")))))
         response.webSocketScript = script
         return response
     }

@@ -23,6 +23,13 @@ struct ConversationSchedule: Sendable {
     /// as the vinyl file, `inspect` and `scan` number them.
     var expectedPlaces: [Int] = []
 
+    /// The connection ends from the far side (the server's close, a break) once the client has
+    /// sent all it sent: a send after that fails with that end, as it did live.
+    var endsAfterLastSend: Bool { steps.last.map { $0.message == nil } ?? false }
+
+    /// Recorded gaps as they were.
+    static func unscaled(_ gap: TimeInterval) -> TimeInterval { gap }
+
     init(_ conversation: WebSocketConversation, scale: (TimeInterval) -> TimeInterval) {
         var sentOffset: TimeInterval = 0
         var previousReceived: TimeInterval = 0
@@ -38,12 +45,13 @@ struct ConversationSchedule: Sendable {
                 previousReceived = message.offset
             }
         }
-        // The server's close (or the break) comes after everything the client sent before it.
+        // The server's close, the break or the limit's close comes after everything the client
+        // sent before it.
         switch conversation.end {
-        case .closed(_, _, .received), .failed:
+        case .closed(_, _, .received), .failed, .stopped:
             let anchor = max(sentOffset, previousReceived)
             steps.append(Step(gate: expected.count, delay: scale(max(0, conversation.endOffset - anchor)), message: nil))
-        case .closed(_, _, .sent), .cancelled, .stopped:
+        case .closed(_, _, .sent), .cancelled, .leftOpen:
             break
         }
     }

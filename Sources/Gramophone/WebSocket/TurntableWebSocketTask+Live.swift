@@ -22,6 +22,9 @@ struct LiveSide: Sendable {
 struct LiveRecording {
     var messages: [WebSocketMessage] = []
     var received = 0
+    /// Sends that failed, by place in `messages`: they never crossed, so the track leaves them
+    /// out (each was added as it went out, to keep its place before the server's reply).
+    var failedSends: Set<Int> = []
     var finished = false
     /// Sends go out one after another, in the order the code made them.
     var lastSend: Task<Void, Never>?
@@ -64,7 +67,7 @@ extension TurntableWebSocketTask {
             recorder.ledger.withLock { ledger in
                 ledger.openConversations[ObjectIdentifier(self)] = { [weak self, weak recorder] in
                     // Not counted when it ended on its own meanwhile.
-                    guard self?.finishRecording(live, end: .stopped(Self.ejectedWhileOpen)) == true else { return }
+                    guard self?.finishRecording(live, end: .leftOpen(Self.ejectedWhileOpen)) == true else { return }
                     recorder?.ledger.withLock { $0.stoppedAtEject += 1 }
                 }
             }
@@ -80,6 +83,7 @@ extension TurntableWebSocketTask {
                 content = try await live.connection.receive()
             } catch {
                 if live.time.isUp() { return stop(live, reason: live.time.reason) }
+                await sendsSettled()
                 finishRecording(live, end: .failed(Track.Failure(error)))
                 end(with: error)
                 return
@@ -88,6 +92,8 @@ extension TurntableWebSocketTask {
             if live.time.isUp() { return stop(live, reason: live.time.reason) }
             guard let content else {
                 let (code, reason) = live.connection.closing ?? (1005, Data())
+                // Sends racing the close fail: the track keeps only those that went out.
+                await sendsSettled()
                 finishRecording(live, end: .closed(code: code, reason: reason, by: .received))
                 end(with: POSIXError(.ENOTCONN), closeCode: code, reason: reason)
                 return
@@ -111,9 +117,15 @@ extension TurntableWebSocketTask {
     /// ends there for the caller too, closed with 1001 (going away) and the limit as the reason.
     private func stop(_ live: LiveSide, reason: String) {
         finishRecording(live, end: .stopped(reason))
-        let text = Data("recording stopped at its StreamLimit: \(reason)".utf8)
+        let text = Self.limitCloseReason(reason)
         live.connection.close(code: 1001, reason: text)
         end(with: POSIXError(.ENOTCONN), closeCode: 1001, reason: text)
+    }
+
+    /// The reason of the close a `StreamLimit` stops a conversation with (1001, going away),
+    /// live and replayed alike.
+    static func limitCloseReason(_ reason: String) -> Data {
+        Data("recording stopped at its StreamLimit: \(reason)".utf8)
     }
 
     /// Which limit `message`, the `count`th from the server, reaches: a sentinel (the whole text,
@@ -129,13 +141,17 @@ extension TurntableWebSocketTask {
         return nil
     }
 
+    /// Sends `message` on the live connection, recorded as sent where it goes out (before the
+    /// server's reply) and left out again if the send fails: a failed send never crossed.
     func liveSend(_ message: WebSocketMessage, completionHandler: @escaping @Sendable ((any Error)?) -> Void) {
         guard let live = state.withLock({ $0.live }) else { return completionHandler(POSIXError(.ENOTCONN)) }
         let content = message.content
         state.withLock { state in
+            var place: Int?
             if !state.recording.finished {
                 var sent = message
                 sent.offset = Self.seconds(ContinuousClock.now - live.start)
+                place = state.recording.messages.count
                 state.recording.messages.append(sent)
             }
             let previous = state.recording.lastSend
@@ -145,10 +161,28 @@ extension TurntableWebSocketTask {
                     try await live.connection.send(content)
                     completionHandler(nil)
                 } catch {
-                    completionHandler(error)
+                    if let place { self.state.withLock { _ = $0.recording.failedSends.insert(place) } }
+                    // As URLSessionWebSocketTask: the send fails once the connection has ended,
+                    // with its error and its close code set (the pump ends it; not awaited here,
+                    // as the pump waits for sends to settle before it keeps the track).
+                    Task {
+                        await self.ended()
+                        let failure: any Error = self.state.withLock { $0.failure } ?? POSIXError(.ENOTCONN)
+                        completionHandler(failure)
+                    }
                 }
             }
         }
+    }
+
+    /// Waits until every send made so far has gone out or failed.
+    private func sendsSettled() async {
+        await state.withLock { $0.recording.lastSend }?.value
+    }
+
+    /// Waits until the connection has ended: the pump that ends it has finished.
+    private func ended() async {
+        await state.withLock { $0.driver }?.value
     }
 
     func livePing(_ live: LiveSide, pongReceiveHandler: @escaping @Sendable ((any Error)?) -> Void) {
@@ -178,7 +212,9 @@ extension TurntableWebSocketTask {
             guard !state.recording.finished else { return nil }
             state.recording.finished = true
             state.recording.timer?.cancel()
-            return state.recording.messages
+            let failed = state.recording.failedSends
+            if failed.isEmpty { return state.recording.messages }
+            return state.recording.messages.enumerated().filter { !failed.contains($0.offset) }.map(\.element)
         }
         guard let messages else { return false }
         guard live.records, let recorder = turntable.recorder else { return true }

@@ -36,6 +36,14 @@ final class TurntableWebSocketTask: WebSocketTask {
         /// close, a miss, the error it broke off with.
         var failure: (any Error)?
         var schedule = ConversationSchedule(WebSocketConversation(messages: []), scale: { $0 })
+        /// How recorded gaps become delays, for a conversation chosen anew (ConversationRebinding.swift).
+        var scale: @Sendable (TimeInterval) -> TimeInterval = ConversationSchedule.unscaled
+        /// How JSON messages compare: the matching strategy's body comparison (its `ignoring:`).
+        var comparison = JSONComparison()
+        /// The strategy's echoes, and the messages the code sent, kept only when there are echoes:
+        /// a server message takes values from the client message it answers (MessageEchoes.swift).
+        var echoes: [Echo] = []
+        var liveSent: [WebSocketMessage] = []
         /// The handshake as sent, and the track that answered it, for miss reports.
         var handshake: Track.Request?
         var trackIndex: Int?
@@ -46,7 +54,8 @@ final class TurntableWebSocketTask: WebSocketTask {
         var gateWaiter: (gate: Int, continuation: CheckedContinuation<ContinuousClock.Instant?, Never>)?
         var driver: Task<Void, Never>?
         /// Set when every message is due as soon as its gate is met (`.immediate`): no driver then;
-        /// the opening and each matched send hand over what they make due, from `nextStep` on.
+        /// the opening and each matched send hand over what they make due. Either way, the steps
+        /// from `nextStep` on are those not yet delivered.
         var playsAtOnce = false
         var nextStep = 0
         var conversationEnd = WebSocketConversation.End.cancelled
@@ -92,6 +101,7 @@ final class TurntableWebSocketTask: WebSocketTask {
         case .track(let index, _):
             conversation = turntable.conversation(ofTrack: index)
             state.withLock { $0.trackIndex = index }
+            turntable.deck.withLock { $0.noteSent(0, onTrack: index) }
         case .stub:
             if let script = answer.webSocketScript, case .success(let (head, _)) = answer.outcome, head.statusCode == 101 {
                 playScript(script, handshake: live)
@@ -130,8 +140,11 @@ final class TurntableWebSocketTask: WebSocketTask {
     }
 
     /// Opens the connection on `conversation` and starts delivering the server's side of it.
-    private func play(_ conversation: WebSocketConversation, handshake: Track.Request, scale: (TimeInterval) -> TimeInterval) {
+    private func play(_ conversation: WebSocketConversation, handshake: Track.Request, scale: @escaping @Sendable (TimeInterval) -> TimeInterval) {
         let schedule = ConversationSchedule(conversation, scale: scale)
+        let strategy = turntable.matching
+        let comparison = MessageComparison.json(of: strategy)
+        let echoes = strategy.echoes
         // With no wait anywhere, a driver task would only hand each message from one thread to
         // another (two task switches a message: benchmark 10 in BENCHMARKS.md).
         let atOnce = schedule.steps.allSatisfy { $0.delay == 0 }
@@ -143,7 +156,10 @@ final class TurntableWebSocketTask: WebSocketTask {
             state.openedAt = .now
             state.conversationEnd = conversation.end
             state.playsAtOnce = atOnce
-            if !atOnce { state.driver = Task { await self.drive(schedule, end: conversation.end) } }
+            state.scale = scale
+            state.comparison = comparison
+            state.echoes = echoes
+            if !atOnce { state.driver = Task { await self.drive() } }
             defer { state.pending = [] }
             return state.pending
         }
@@ -168,18 +184,30 @@ final class TurntableWebSocketTask: WebSocketTask {
 
     // MARK: The server's side
 
-    private func drive(_ schedule: ConversationSchedule, end: WebSocketConversation.End) async {
+    /// Delivers the schedule's steps in turn, each once its gate is met and its delay passed.
+    /// Steps are read from the state by place, not from a copy: a conversation chosen anew while
+    /// it plays (ConversationRebinding.swift) has the same steps up to what was sent.
+    private func drive() async {
         var last = state.withLock { $0.openedAt }
-        for step in schedule.steps {
-            guard let gateTime = await sends(step.gate) else { return }
+        while true {
+            guard let waitFor = state.withLock({ $0.nextStep < $0.schedule.steps.count ? $0.schedule.steps[$0.nextStep].gate : nil }) else { return }
+            guard let gateTime = await sends(waitFor) else { return }
+            // Read again: a conversation chosen anew while waiting may have another step here.
+            guard let step = state.withLock({ $0.nextStep < $0.schedule.steps.count ? $0.schedule.steps[$0.nextStep] : nil }) else { return }
+            if step.gate > waitFor { continue }
             if step.delay > 0 {
                 let due = max(gateTime, last) + .nanoseconds(Int64(step.delay * 1_000_000_000))
                 do { try await Task.sleep(until: due, clock: .continuous) } catch { return }
             }
-            if let message = step.message {
-                deliver(message.taskMessage)
+            let message = state.withLock { state in
+                state.nextStep += 1
+                return step.message.map { state.echoing($0, gate: step.gate) }
+            }
+            if let message {
+                if message.echoed { turntable.deck.withLock { $0.echoed += 1 } }
+                deliver(message.message.taskMessage)
             } else {
-                finish(as: end)
+                finish(as: state.withLock { $0.conversationEnd })
                 return
             }
             last = .now
@@ -191,7 +219,9 @@ final class TurntableWebSocketTask: WebSocketTask {
         switch end {
         case .closed(let code, let reason, _): self.end(with: POSIXError(.ENOTCONN), closeCode: code, reason: reason)
         case .failed(let failure): self.end(with: failure.makeError(for: request.url))
-        case .cancelled, .stopped: break
+        // The recorder's close at the limit, as the code under test got it live.
+        case .stopped(let reason): self.end(with: POSIXError(.ENOTCONN), closeCode: 1001, reason: Self.limitCloseReason(reason))
+        case .cancelled, .leftOpen: break
         }
     }
 
@@ -199,21 +229,26 @@ final class TurntableWebSocketTask: WebSocketTask {
     /// met, in order, and the server's end after them. Taken off the schedule and paired with
     /// waiting receives under one lock, so sends racing each other cannot reorder them.
     private func handOverDue() {
-        let (handed, ending) = state.withLock { state -> ([(Receiver, Message)], WebSocketConversation.End?) in
+        let (handed, ending, echoed) = state.withLock { state -> ([(Receiver, Message)], WebSocketConversation.End?, Int) in
             var handed: [(Receiver, Message)] = []
-            guard state.phase == .open, state.playsAtOnce else { return (handed, nil) }
+            var echoed = 0
+            guard state.phase == .open, state.playsAtOnce else { return (handed, nil, echoed) }
             while state.nextStep < state.schedule.steps.count, state.schedule.steps[state.nextStep].gate <= state.sentTimes.count {
                 let step = state.schedule.steps[state.nextStep]
                 state.nextStep += 1
-                guard let message = step.message?.taskMessage else { return (handed, state.conversationEnd) }
+                guard let recorded = step.message else { return (handed, state.conversationEnd, echoed) }
+                let due = state.echoing(recorded, gate: step.gate)
+                if due.echoed { echoed += 1 }
+                let message = due.message.taskMessage
                 if state.receivers.isEmpty {
                     state.inbox.append(message)
                 } else {
                     handed.append((state.receivers.removeFirst(), message))
                 }
             }
-            return (handed, nil)
+            return (handed, nil, echoed)
         }
+        if echoed > 0 { turntable.deck.withLock { $0.echoed += echoed } }
         for (receiver, message) in handed { receiver(.success(message)) }
         if let ending { finish(as: ending) }
     }
@@ -276,8 +311,8 @@ final class TurntableWebSocketTask: WebSocketTask {
             case later, live
             case scripted([WebSocketMessage.Content], (Int, Data)?)
             case failed(any Error)
-            case miss(ConversationMiss, Track.Request, [String])
-            case matched(CheckedContinuation<ContinuousClock.Instant?, Never>?, ContinuousClock.Instant)
+            case miss(ConversationMiss, Track.Request, [String], Int)
+            case matched(CheckedContinuation<ContinuousClock.Instant?, Never>?, ContinuousClock.Instant, (track: Int, sent: Int)?)
         }
         let sent = WebSocketMessage(message)
         let outcome = state.withLock { state -> Outcome in
@@ -298,23 +333,26 @@ final class TurntableWebSocketTask: WebSocketTask {
                 let position = state.sentTimes.count
                 let expected = state.schedule.expected
                 let recorded = position < expected.count ? expected[position] : nil
-                var differences = recorded.map { MessageComparison.differences(sent: sent, recorded: $0) } ?? []
-                // Recorded payloads were redacted: a secret the code sends is redacted the same way
-                // to match them, as a live request is (only after a mismatch: hits never pay for it).
-                if let recorded, !differences.isEmpty, let handshake = state.handshake {
-                    let redacted = turntable.replayRedaction.redaction.redactSent(sent, request: handshake, allowing: turntable.replayRedaction.allowed)
-                    if redacted != sent { differences = MessageComparison.differences(sent: redacted, recorded: recorded) }
+                let differences = recorded.map { self.differences(sent: sent, recorded: $0, handshake: state.handshake, json: state.comparison) } ?? []
+                // One more than the recording has, where the recorded connection ended from the
+                // far side after its last message (a send that raced the server's close failed,
+                // and was not recorded): it fails as that one did, once the end comes.
+                if recorded == nil, state.schedule.endsAfterLastSend {
+                    state.pending.append { $0.send(message, completionHandler: completionHandler) }
+                    return .later
                 }
                 guard recorded != nil, differences.isEmpty else {
                     var miss = ConversationMiss(trackIndex: state.trackIndex, position: position + 1, sent: sent, recorded: recorded, recordedCount: expected.count)
                     if recorded != nil { miss.place = state.schedule.expectedPlaces[position] }
-                    return .miss(miss, state.handshake ?? Track.Request(url: request.url ?? URL(fileURLWithPath: "/")), differences)
+                    return .miss(miss, state.handshake ?? Track.Request(url: request.url ?? URL(fileURLWithPath: "/")), differences, position)
                 }
                 let now = ContinuousClock.now
                 state.sentTimes.append(now)
-                guard let waiter = state.gateWaiter, waiter.gate <= state.sentTimes.count else { return .matched(nil, now) }
+                if !state.echoes.isEmpty { state.liveSent.append(sent) }
+                let progress = state.trackIndex.map { (track: $0, sent: state.sentTimes.count) }
+                guard let waiter = state.gateWaiter, waiter.gate <= state.sentTimes.count else { return .matched(nil, now, progress) }
                 state.gateWaiter = nil
-                return .matched(waiter.continuation, now)
+                return .matched(waiter.continuation, now, progress)
             }
         }
         switch outcome {
@@ -325,11 +363,15 @@ final class TurntableWebSocketTask: WebSocketTask {
             for reply in replies { deliver(WebSocketMessage(direction: .received, content: reply, offset: 0).taskMessage) }
             if let (code, reason) = close { end(with: POSIXError(.ENOTCONN), closeCode: code, reason: reason) }
         case .failed(let error): completionHandler(error)
-        case .matched(let waiter, let time):
+        case .matched(let waiter, let time, let progress):
+            // Counted for `playback.unfinishedConversations`: a message never sent is unplayed.
+            if let progress { turntable.deck.withLock { $0.noteSent(progress.sent, onTrack: progress.track) } }
             waiter?.resume(returning: time)
             handOverDue()
             completionHandler(nil)
-        case .miss(let miss, let handshake, let differences):
+        case .miss(let miss, let handshake, let differences, let position):
+            // Another recorded conversation on an equal handshake may have this message here.
+            if rebind(sending: sent, at: position) { return send(message, completionHandler: completionHandler) }
             let error = turntable.conversationMissed(miss, handshake: handshake, differences: differences)
             end(with: error)
             completionHandler(error)

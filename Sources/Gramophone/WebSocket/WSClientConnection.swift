@@ -92,11 +92,23 @@ final class WSClientConnection: LiveConnection {
     }
 
     func send(_ message: WebSocketMessage.Content) async throws {
-        guard let writer = state.withLock({ $0.writer }) else { throw URLError(.networkConnectionLost) }
-        switch message {
-        case .text(let text): try await writer.write(.text(text))
-        case .binary(let data): try await writer.write(.binary(ByteBuffer(bytes: data)))
+        guard let writer = state.withLock({ $0.writer }) else { throw POSIXError(.ENOTCONN) }
+        do {
+            switch message {
+            case .text(let text): try await writer.write(.text(text))
+            case .binary(let data): try await writer.write(.binary(ByteBuffer(bytes: data)))
+            }
+        } catch {
+            throw await notConnected()
         }
+    }
+
+    /// What a write to a connection that is closing fails with, as `URLSessionWebSocketTask`'s
+    /// send does: `ENOTCONN`, never NIO's own error (`NIOAsyncWriterError.alreadyFinished`).
+    /// Thrown once the connection has ended, so the server's close is known by then.
+    private func notConnected() async -> POSIXError {
+        await state.withLock { $0.runner }?.value
+        return POSIXError(.ENOTCONN)
     }
 
     func receive() async throws -> WebSocketMessage.Content? {
@@ -118,8 +130,12 @@ final class WSClientConnection: LiveConnection {
     func ping() async throws {
         // WSClient answers the server's pings and sends its own; a pong is not handed out, so a
         // ping succeeds once written.
-        guard let writer = state.withLock({ $0.writer }) else { throw URLError(.networkConnectionLost) }
-        try await writer.write(.custom(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer())))
+        guard let writer = state.withLock({ $0.writer }) else { throw POSIXError(.ENOTCONN) }
+        do {
+            try await writer.write(.custom(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer())))
+        } catch {
+            throw await notConnected()
+        }
     }
 }
 #endif

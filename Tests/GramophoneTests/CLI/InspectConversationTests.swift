@@ -90,6 +90,7 @@ import Testing
             (.closed(code: 1000, by: .sent), #"{"closedBy":"client","code":1000}"#, "closed by the client with 1000"),
             (.cancelled, #""cancelled""#, "cancelled by the caller"),
             (.stopped("count 100"), #"{"stoppedBy":"count 100"}"#, "stopped by count 100"),
+            (.leftOpen("at eject"), #"{"leftOpen":"at eject"}"#, "left open (at eject)"),
             (.failed(Track.Failure(domain: "NSURLErrorDomain", code: -1005)), #"{"error":{"code":-1005,"domain":"NSURLErrorDomain"}}"#, "broke off with NSURLErrorDomain -1005"),
         ]
         let tracks = ends.enumerated().map { index, end in

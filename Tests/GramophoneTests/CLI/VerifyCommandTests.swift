@@ -111,6 +111,35 @@ struct VerifyCommandTests {
         #expect(without.status == 1 && without.stdout.contains("      status: 200 → 401\n"))
     }
 
+    /// A vinyl with HTTP tracks and a WebSocket conversation (issue 44, item 7: the handshake was
+    /// sent as an HTTP request, failed with Foundation's -1000, was counted as checked and as not
+    /// reached, and verify exited 1 against the unchanged server).
+    @Test(.enabled(if: DriftServer.isAvailable))
+    func aMixedVinylVerifiesItsHTTPTracksAndSkipsItsConversationSayingSo() async throws {
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recorded = try await DriftServer.recordV1(in: folder)
+        var vinyl = try Vinyl(contentsOf: recorded)
+        let http = vinyl.tracks.count
+        let socketURL = try #require(URL(string: "ws://127.0.0.1:9/chat"))
+        let chat = WebSocketConversation(messages: [.sent(.text("hi")), .received(.text("hi"))], end: .closed(code: 1000, by: .received))
+        vinyl.tracks.append(Track(request: Track.Request(url: socketURL), outcome: .response(.webSocket(chat))))
+        try vinyl.write(to: recorded)
+
+        let run = try await Self.run(["verify", recorded.path, "--header", Self.token])
+        #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+        #expect(!run.stdout.contains("-1000") && !run.stdout.contains("not reached"), "\(run.stdout)")
+        #expect(run.stdout.contains("track #\(http): skipped (a WebSocket conversation: verify checks HTTP exchanges only)"), "\(run.stdout)")
+        #expect(run.stdout.contains("7 tracks checked, 0 drifted, 1 skipped (unsafe method"), "\(run.stdout)")
+        #expect(run.stdout.contains("1 skipped (WebSocket conversation: verify sends HTTP requests and checks no conversation)"), "\(run.stdout)")
+
+        let json = try await Self.run(["verify", recorded.path, "--header", Self.token, "--json"])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        // Each track counted once: 7 checked, 1 unsafe and 1 conversation skipped, of 9.
+        #expect(object["checked"] as? Int == 7 && object["failed"] as? Int == 0 && object["skipped"] as? Int == 2, "\(json.stdout)")
+        #expect(http + 1 == 9)
+    }
+
     /// An API of POSTs only (most LLM APIs): without --include-unsafe nothing is sent, and that
     /// is not a pass (issue 40, item 8: it exited 0, so a CI drift check was green forever).
     @Test(.enabled(if: DriftServer.isAvailable))

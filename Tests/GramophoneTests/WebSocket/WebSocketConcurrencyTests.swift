@@ -59,4 +59,48 @@ import FoundationNetworking
         #expect(turntable.playback.misses == 0)
         #expect(turntable.playback.allPlayed)
     }
+
+    @Test func fiftyConversationsOnOneURLAreToldApartByWhatEachSends() async throws {
+        let url = URL(string: "wss://chat.example.com/echo")!
+        let clients = 50
+        // Recorded in whatever order the clients happened to connect: track n is not client n's.
+        let tracks = (0..<clients).reversed().map { client in
+            Track(
+                request: Track.Request(url: url),
+                outcome: .response(
+                    .webSocket(
+                        WebSocketConversation(
+                            messages: [
+                                .received(.text("welcome")),
+                                .sent(.text("hello from \(client)")), .received(.text("hello from \(client)")),
+                                .sent(.text("bye from \(client)")), .received(.text("bye from \(client)")),
+                            ], end: .closed(code: 1000, by: .received)))))
+        }
+        let turntable = Turntable(vinyl: Vinyl(name: "echo", tracks: tracks))
+        let transcripts = try await withThrowingTaskGroup(of: (Int, [String]).self) { group in
+            for client in 0..<clients {
+                group.addTask {
+                    let socket = turntable.webSocketTask(with: url)
+                    socket.resume()
+                    var seen: [String] = []
+                    for text in ["hello from \(client)", "bye from \(client)"] {
+                        try await socket.send(.string(text))
+                        while case .string(let reply) = try await socket.receive() {
+                            seen.append(reply)
+                            if reply == text { break }
+                        }
+                    }
+                    return (client, seen)
+                }
+            }
+            var all: [Int: [String]] = [:]
+            for try await (client, seen) in group { all[client] = seen }
+            return all
+        }
+        for client in 0..<clients {
+            #expect(transcripts[client] == ["welcome", "hello from \(client)", "bye from \(client)"])
+        }
+        #expect(turntable.playback.misses == 0)
+        #expect(turntable.playback.allPlayed, "\(turntable.playback.playCounts)")
+    }
 }

@@ -37,7 +37,7 @@ import Testing
     }
 
     @Test(arguments: [
-        WebSocketConversation.End.closed(code: 1000, by: .sent), .cancelled, .stopped("count 100"),
+        WebSocketConversation.End.closed(code: 1000, by: .sent), .cancelled, .stopped("count 100"), .leftOpen("HAR, which does not record the close"),
         .failed(Track.Failure(domain: NSURLErrorDomain, code: -1005, description: "The network connection was lost.")),
     ])
     func everyEndingRoundTrips(end: WebSocketConversation.End) throws {

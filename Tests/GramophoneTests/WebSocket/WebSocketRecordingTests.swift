@@ -183,9 +183,9 @@ struct WebSocketRecordingTests {
             socket.resume()
             let first = Self.show(try await socket.receive())
             let second = Self.show(try await socket.receive())
-            return [first, second]
+            return [first, second, await Self.closing(socket)]
         }
-        #expect(live == ["push 1", "push 2"])
+        #expect(live == ["push 1", "push 2", "closed 1001 recording stopped at its StreamLimit: 2 messages"])
         #expect(replayed == live)
         #expect(try #require(track.response?.conversation).end == .stopped("2 messages"))
     }
@@ -207,15 +207,15 @@ struct WebSocketRecordingTests {
         try await Self.waitUntil { recorder.playback.recordedCount == 1 }
         _ = try recorder.eject()
 
-        // Replayed, it stays open and quiet after its last message, as documented.
+        // Replayed, the limit's close comes after the last message, as it came live.
         let player = try Turntable(vinylNamed: "timed", from: .folder(folder))
         let replayed = player.webSocketTask(with: url)
         replayed.resume()
         try await replayed.send(.string("hello"))
         #expect(Self.show(try await replayed.receive()) == "hello")
+        #expect(await Self.closing(replayed) == "closed 1001 recording stopped at its StreamLimit: 4.0 seconds")
         #expect(player.playback.misses == 0)
         #expect(try #require(player.vinyl.tracks.first?.response?.conversation).end == .stopped("4.0 seconds"))
-        replayed.cancel(with: .normalClosure, reason: nil)
     }
 
     @Test func aConversationStillOpenAtEjectIsWrittenAsFarAsItGotAndSaysSo() async throws {
@@ -241,7 +241,7 @@ struct WebSocketRecordingTests {
         let player = try Turntable(vinylNamed: "open", from: .folder(folder))
         let conversation = try #require(player.vinyl.tracks.first?.response?.conversation)
         #expect(conversation.messages.map { String(decoding: $0.payload, as: UTF8.self) } == ["before", "before"])
-        #expect(conversation.end == .stopped("the Turntable was ejected while the conversation was open"))
+        #expect(conversation.end == .leftOpen("the Turntable was ejected while the conversation was open"))
     }
 
     @Test func aWrongMessageOnReplayGetsTheMissReport() async throws {

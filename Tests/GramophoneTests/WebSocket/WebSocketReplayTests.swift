@@ -45,6 +45,63 @@ import FoundationNetworking
         #expect(turntable.playback.misses == 0)
     }
 
+    @Test func fewerMessagesThanRecordedLeaveTheConversationUnfinished() async throws {
+        let turntable = Self.turntable(Self.echo)
+        let socket = turntable.webSocketTask(with: Self.url)
+        socket.resume()
+        // The first of the two recorded messages only, its reply never read.
+        try await socket.send(.string("a"))
+        socket.cancel(with: .normalClosure, reason: nil)
+        #expect(turntable.playback.unfinishedConversations == [UnfinishedConversation(track: 0, sent: 1, recorded: 2)])
+        #expect(!turntable.playback.allPlayed)
+        #expect(turntable.playback.unplayedTracks.isEmpty)
+    }
+
+    // Without the limit's close the replay would wait for ever: bounded, not timed.
+    @Test(.timeLimit(.minutes(1))) func aConversationStoppedByAStreamLimitReplaysTheLimitsClose() async throws {
+        let stopped = WebSocketConversation(messages: [.received(.text("1")), .sent(.text("a")), .received(.text("2"))], end: .stopped("2 messages"))
+        let socket = Self.turntable(stopped).webSocketTask(with: Self.url)
+        socket.resume()
+        #expect(Self.text(try await socket.receive()) == "1")
+        try await socket.send(.string("a"))
+        #expect(Self.text(try await socket.receive()) == "2")
+        await #expect(throws: POSIXError(.ENOTCONN)) { try await socket.receive() }
+        #expect(socket.closeCodeValue == 1001)
+        #expect(socket.closeReason.map { String(decoding: $0, as: UTF8.self) } == "recording stopped at its StreamLimit: 2 messages")
+        // Sent after the limit's close, as live: ENOTCONN, not a miss.
+        await #expect(throws: POSIXError(.ENOTCONN)) { try await socket.send(.string("more")) }
+    }
+
+    @Test func aConversationLeftOpenStaysOpenAfterItsLastMessage() async throws {
+        let open = WebSocketConversation(messages: [.received(.text("1"))], end: .leftOpen("HAR, which does not record the close"))
+        let socket = Self.turntable(open).webSocketTask(with: Self.url)
+        socket.resume()
+        #expect(Self.text(try await socket.receive()) == "1")
+        #expect(socket.closeCodeValue == 0)
+        socket.cancel(with: .normalClosure, reason: nil)
+    }
+
+    @Test func aStampedMessageReplaysUnderIgnoringAndItsEchoTakesTheLiveValue() async throws {
+        let stamped = WebSocketConversation(
+            messages: [
+                .sent(.text(#"{"op":"hello","clientId":"run-1","at":1700000000}"#)),
+                .received(.text(#"{"op":"welcome","clientId":"run-1"}"#)),
+            ], end: .closed(code: 1000, by: .received))
+        let strategy = MatchingStrategy.attributes([.method, .url, .body(ignoring: ["clientId", "at"])]).echoing(.jsonValue(at: "clientId", from: "clientId"))
+        let turntable = Turntable(
+            vinyl: Vinyl(name: "chat", tracks: [Track(request: Track.Request(url: Self.url), outcome: .response(.webSocket(stamped)))]), matching: strategy)
+        let socket = turntable.webSocketTask(with: Self.url)
+        socket.resume()
+        try await socket.send(.string(#"{"op":"hello","clientId":"run-2","at":1800000000}"#))
+        #expect(Self.text(try await socket.receive()) == #"{"op":"welcome","clientId":"run-2"}"#)
+        #expect(turntable.playback.misses == 0)
+        #expect(turntable.playback.echoedCount == 1)
+        // What the strategy does not ignore is still compared.
+        let other = turntable.webSocketTask(with: Self.url)
+        other.resume()
+        await #expect(throws: TurntableError.self) { try await other.send(.string(#"{"op":"bye","clientId":"run-2","at":1}"#)) }
+    }
+
     @Test func aReplyWaitsForTheMessageItAnswers() async throws {
         let turntable = Self.turntable(Self.echo)
         let socket = turntable.webSocketTask(with: Self.url)
