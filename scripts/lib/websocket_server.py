@@ -15,6 +15,8 @@ Paths (each a conversation the tests record and then replay offline):
   /error                    after the first message, drops the TCP connection without a close frame
   /shut?code=C&reason=R     closes with code C (4401 by default) and R right after the handshake,
                             before any message: sends racing the close fail
+  /room?token=T&name=N      a chat room: closes with 4401 without a token; else welcomes with
+                            {"welcome": N, "history": earlier visits of N}, then echoes
 """
 
 import asyncio
@@ -30,6 +32,10 @@ def health(connection, request):
     if urlsplit(request.path).path == "/health":
         return connection.respond(HTTPStatus.OK, "ok\n")
     return None
+
+
+# Visits to /room, by name, for the life of the server.
+VISITS = {}
 
 
 async def handler(websocket):
@@ -67,6 +73,18 @@ async def handler(websocket):
             await websocket.close(int(query.get("code", ["4001"])[0]), query.get("reason", ["room closed"])[0])
         elif path == "/shut":
             await websocket.close(int(query.get("code", ["4401"])[0]), query.get("reason", ["unauthorized"])[0])
+        elif path == "/room":
+            # A chat room that needs a token (any) and counts each name's visits, so a reconnect
+            # is told from a first visit: {"welcome": NAME, "history": visits before this one}.
+            if not query.get("token", [""])[0]:
+                await websocket.close(4401, "token required")
+                return
+            name = query.get("name", ["guest"])[0]
+            history = VISITS.get(name, 0)
+            VISITS[name] = history + 1
+            await websocket.send(json.dumps({"welcome": name, "history": history}, separators=(",", ":")))
+            async for message in websocket:
+                await websocket.send(message)
         elif path == "/error":
             await websocket.recv()
             websocket.transport.abort()
