@@ -29,7 +29,8 @@ extension Recorder {
         // FoundationNetworking cannot open WebSockets (swift.org's libcurl has no ws): a NIO client.
         return WSClientConnection(request: request)
         #elseif canImport(FoundationNetworking)
-        return UnavailableConnection(url: request.url)
+        // The error is printed: it names the URL as the recording redacts it.
+        return UnavailableConnection(url: recording.redaction.redact(request, allowing: recording.allowedSecrets).url)
         #else
         return TaskConnection(session.webSocketTask(with: request.urlRequest))
         #endif

@@ -126,12 +126,15 @@ final class TurntableWebSocketTask: WebSocketTask {
             return
         }
         guard response.statusCode == 101, let conversation else {
+            // Printed: the URL as the recording redacts it, never with its live credential.
+            let (redaction, allowed) = turntable.replayRedaction
+            let shown = redaction.redact(live, allowing: allowed).url
             end(
                 with: URLError(
                     .badServerResponse,
                     userInfo: [
                         NSLocalizedDescriptionKey:
-                            "the handshake for \(live.url.absoluteString) was answered with status \(response.statusCode) and no WebSocket conversation; a WebSocket track answers 101 and holds one",
+                            "the handshake for \(shown.absoluteString) was answered with status \(response.statusCode) and no WebSocket conversation; a WebSocket track answers 101 and holds one",
                         NSURLErrorFailingURLErrorKey: live.url,
                     ]))
             return

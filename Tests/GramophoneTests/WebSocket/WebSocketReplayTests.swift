@@ -239,6 +239,18 @@ import FoundationNetworking
         #expect(error?.localizedDescription.contains("status 200") == true)
     }
 
+    @Test func aRefusedHandshakeNamesItsURLWithoutTheLiveCredential() async throws {
+        // The error is printed (test issues, CI logs): the token is shown as the recording masks it.
+        let url = URL(string: "wss://chat.example.com/socket?token=live-secret-123")!
+        let turntable = Turntable(vinyl: Vinyl(name: "refused", tracks: [Track(request: Track.Request(url: url), response: Track.Response(status: 403))]))
+        let socket = turntable.webSocketTask(with: url)
+        socket.resume()
+        let error = await #expect(throws: URLError.self) { try await socket.receive() }
+        #expect(error?.localizedDescription.contains("status 403") == true)
+        #expect(error?.localizedDescription.contains("live-secret-123") == false)
+        #expect(error?.localizedDescription.contains("token=REDACTED") == true)
+    }
+
     @Test func completionHandlersWorkAsTheAsyncForms() async throws {
         let socket = Self.turntable(Self.echo).webSocketTask(with: Self.url)
         // Made before resume(): they wait for the connection, in order.
