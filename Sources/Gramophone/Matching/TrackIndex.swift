@@ -79,6 +79,11 @@ struct TrackIndex: Sendable {
         return key
     }
 
+    /// `live`'s byte key, given its `key`: the key itself when there is no body to digest.
+    private func byteKey(_ live: Track.Request, _ liveParts: RequestParts, key: String) -> String {
+        live.body.isEmpty ? key : Self.byteKey(live, liveParts, keyed)
+    }
+
     /// Adds a track at the end (a newly recorded one) and returns its position.
     mutating func append(_ track: Track) -> Int {
         let position = tracks.count
@@ -100,12 +105,16 @@ struct TrackIndex: Sendable {
     /// (every occurrence played) the last, which answers the repeats. One key for both lookups.
     mutating func nextOccurrence(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]) -> Int? {
         let key = Self.key(live, liveParts, keyed)
-        return firstMatch(for: live, parts: liveParts, played: played, key: key) ?? lastMatch(for: live, parts: liveParts, key: key)
+        // Every call of a replayed repeat takes both lookups: the byte key is built once, and
+        // for a request without a body it is the key itself (a digest stands only for a body).
+        let byteKey = keysBodies ? byteKey(live, liveParts, key: key) : nil
+        return firstMatch(for: live, parts: liveParts, played: played, key: key, byteKey: byteKey)
+            ?? lastMatch(for: live, parts: liveParts, key: key, byteKey: byteKey)
     }
 
-    private mutating func firstMatch(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]?, key: String) -> Int? {
+    private mutating func firstMatch(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]?, key: String, byteKey: String? = nil) -> Int? {
         if let match = firstKeyedMatch(for: live, parts: liveParts, played: played, key: key) { return match }
-        guard keysBodies, let candidates = byteBuckets[Self.byteKey(live, liveParts, keyed)] else { return nil }
+        guard keysBodies, let candidates = byteBuckets[byteKey ?? self.byteKey(live, liveParts, key: key)] else { return nil }
         return candidates.first { candidate in
             played?[candidate] != true
                 // Equal digests of unequal bodies are told apart here.
@@ -136,12 +145,12 @@ struct TrackIndex: Sendable {
 
     /// The last track that matches: once every recorded occurrence of a request has played,
     /// the last one answers the repeats.
-    private func lastMatch(for live: Track.Request, parts liveParts: RequestParts, key: String) -> Int? {
+    private func lastMatch(for live: Track.Request, parts liveParts: RequestParts, key: String, byteKey: String?) -> Int? {
         let agrees = { (candidate: Int) in
             unkeyed.allSatisfy { $0.matches(live: live, liveParts: liveParts, recorded: tracks[candidate].request, recordedParts: parts[candidate]) }
         }
         if let bucket = buckets[key], let last = bucket.tracks.last(where: agrees) { return last }
-        guard keysBodies, let candidates = byteBuckets[Self.byteKey(live, liveParts, keyed)] else { return nil }
+        guard keysBodies, let candidates = byteBuckets[byteKey ?? self.byteKey(live, liveParts, key: key)] else { return nil }
         return candidates.last { (live.body.isEmpty || tracks[$0].request.body == live.body) && agrees($0) }
     }
 
