@@ -112,10 +112,7 @@ enum GramophoneFormat {
     static func decodeRequest(_ value: JSONValue, path: DecodingPath, convention: BodyCoding.Convention) throws -> Track.Request {
         _ = try value.members(at: path)
         let url = try value.url("url", at: path, required: true)!
-        let method = try value.optionalString("method", at: path) ?? "GET"
-        guard !method.isEmpty, method.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {
-            throw StructureError(path: path.key("method"), problem: "\"\(method)\" is not an HTTP method", fix: "Use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS")
-        }
+        let method = try RecordedMethod.checked(value.optionalString("method", at: path) ?? "GET", at: path.key("method"))
         let headers = try (value["headers"] ?? .null).headers(at: path.key("headers"))
         let body = try BodyCoding.decode(
             value["body"], explicit: value[BodyCoding.encodingKey], layout: value[BodyCoding.layoutKey], headers: headers, convention: convention, path: path)

@@ -97,10 +97,7 @@ enum HARFormat {
     static func decodeRequest(_ value: JSONValue, path: DecodingPath) throws -> Track.Request {
         _ = try value.members(at: path)
         let url = try value.url("url", at: path, required: true)!
-        let method = try value.optionalString("method", at: path) ?? "GET"
-        guard !method.isEmpty, method.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {
-            throw StructureError(path: path.key("method"), problem: "\"\(method)\" is not an HTTP method", fix: "Use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS")
-        }
+        let method = try RecordedMethod.checked(value.optionalString("method", at: path) ?? "GET", at: path.key("method"))
         var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers"), splittingLines: true))
         var body = Data()
         if let postData = value["postData"], postData != .null {

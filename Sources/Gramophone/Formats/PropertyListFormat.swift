@@ -63,7 +63,7 @@ enum PropertyListFormat {
             throw StructureError(path: requestPath, problem: "missing \"url\"", fix: "Every request needs its absolute URL")
         }
         let request = Track.Request(
-            method: try requestFields["method"].map { try string($0, at: requestPath.key("method")) } ?? "GET",
+            method: try RecordedMethod.checked(requestFields["method"].map { try string($0, at: requestPath.key("method")) } ?? "GET", at: requestPath.key("method")),
             url: try url(urlValue, at: requestPath.key("url")),
             headers: try headers(requestFields["headers"], at: requestPath.key("headers")),
             body: try body(requestFields["body"], at: requestPath.key("body")))

@@ -35,10 +35,7 @@ enum VCRFormat {
         _ = try requestValue.members(at: requestPath)
         let urlKey = requestValue["uri"] != nil ? "uri" : "url"
         let url = try requestValue.url(urlKey, at: requestPath, required: true)!
-        let method = try requestValue.optionalString("method", at: requestPath) ?? "GET"
-        guard !method.isEmpty, method.allSatisfy({ $0.isLetter || $0 == "-" || $0 == "_" }) else {
-            throw StructureError(path: requestPath.key("method"), problem: "\"\(method)\" is not an HTTP method", fix: "Use GET, POST, PUT, PATCH, DELETE, HEAD or OPTIONS")
-        }
+        let method = try RecordedMethod.checked(requestValue.optionalString("method", at: requestPath) ?? "GET", at: requestPath.key("method"))
         let requestHeaders = try (requestValue["headers"] ?? .null).headers(at: requestPath.key("headers"))
         let request = Track.Request(
             method: method, url: url, headers: requestHeaders,

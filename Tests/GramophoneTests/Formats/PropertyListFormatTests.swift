@@ -21,6 +21,17 @@ import Testing
         #expect(try Vinyl(data: data, name: "other") == vinyl)
     }
 
+    @Test func aMethodNoOtherReaderAcceptsIsRefusedWithItsPlace() throws {
+        // Read as written, it was kept, and the vinyl written as JSON then did not read back
+        // (found by the VinylWriters fuzz target): every reader checks a method alike.
+        let vinyl = Vinyl(name: "m", tracks: [Track(Track.Request(method: "GET", url: URL(string: "https://a.example/")!), .status(204))])
+        let text = String(decoding: try vinyl.encoded(as: .plist), as: UTF8.self)
+            .replacingOccurrences(of: "<string>GET</string>", with: "<string>\"RESPONSE\"GET</string>")
+        expectMalformed(place: "tracks[0].request.method", problem: "is not an HTTP method") {
+            _ = try Vinyl(data: Data(text.utf8), name: "m", format: .plist)
+        }
+    }
+
     /// The writer is ours (Foundation's is slow on Linux); it lays the file out as Foundation
     /// does, so a vinyl rewritten on another platform reads the same in review.
     @Test func theWriterLaysOutTheFileAsFoundationDoes() throws {
