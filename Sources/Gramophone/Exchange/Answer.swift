@@ -33,6 +33,11 @@ struct Answer: Sendable {
     /// A WebSocket stub's conversation: a recorded one, or a script (Stubbing/WebSocketScript.swift).
     var conversation: WebSocketConversation?
     var webSocketScript: WebSocketScript?
+    /// A stub's network condition: where the API allows, its body arrives at the condition's
+    /// pace (a URLSession's delegate sees the pieces); elsewhere after its whole delay (`source`).
+    var condition: NetworkCondition = .immediate
+    /// Whether a URLSession may cache the response (a stub's `cachePolicy(_:)`).
+    var cachePolicy: URLCache.StoragePolicy = .notAllowed
 
     /// The response is a `text/event-stream`: its events are cut at empty lines.
     var isEventStream: Bool {

@@ -21,6 +21,8 @@ extension StubRegistry {
         var stubbed = Answer(outcome: answer.outcome, source: .stub(delay: answer.condition.totalDelay(byteCount: byteCount)), stream: answer.stream, head: head)
         // A WebSocket stub's conversation travels with its 101, for Turntable.webSocketTask(with:).
         stubbed.webSocketScript = response.webSocketScript
+        stubbed.condition = answer.condition
+        stubbed.cachePolicy = answer.cachePolicy
         if case .fixed(.response(let fixed)) = response.kind { stubbed.conversation = fixed.conversation }
         return stubbed
     }

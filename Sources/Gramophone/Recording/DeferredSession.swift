@@ -12,13 +12,22 @@ import FoundationNetworking
 /// `URLProtocol` registration that comes later. A session nothing records with is never made.
 final class DeferredSession: NetworkSession {
     private let made = Locked<URLSession?>(nil)
+    /// A protocol class the session must not use: the process-wide stubber's, for the requests
+    /// it sends on to the network itself (claimed, then answered by no stub).
+    private let excluded: AnyClass?
 
-    init() {}
+    init(excluding protocolClass: AnyClass? = nil) {
+        excluded = protocolClass
+    }
 
     private var session: URLSession {
         made.withLock { session in
             if let session { return session }
-            let created = URLSession(configuration: .ephemeral)
+            let configuration = URLSessionConfiguration.ephemeral
+            if let excluded {
+                configuration.protocolClasses = (configuration.protocolClasses ?? []).filter { $0 != excluded }
+            }
+            let created = URLSession(configuration: configuration)
             session = created
             return created
         }

@@ -241,6 +241,13 @@ final class Recorder: Sendable {
             ledger.redacted.add(places)
             ledger.rewritten.add(rewritten)
         }
+        guard recording.writesEachTrack else { return }
+        do {
+            _ = try writeIfPending()
+        } catch {
+            // Nowhere to throw: the app's log shows it, where the UI test's output does.
+            FileHandle.standardError.write(Data("Gramophone: the vinyl recorded for the UI test could not be written: \(error)\n".utf8))
+        }
     }
 
     /// Stops recording the WebSocket conversations still open, so the eject about to write

@@ -86,6 +86,9 @@ public struct Recording: Sendable {
     /// the same lock as any write; its report names this file and the tracks copied into it.
     /// Set it with `writing(to:)`.
     public var destination: URL?
+    /// Whether each recorded track is written at once, not at `eject()`: an app under UI test
+    /// (`Turntable.installFromLaunchEnvironment()`) is killed, never released.
+    var writesEachTrack = false
     /// Places known to hold no secret: the default redaction leaves them alone and the check
     /// before writing does not report them. Empty by default; set it with `allowing(_:)`.
     var allowedSecrets: [SecretPlace] = []

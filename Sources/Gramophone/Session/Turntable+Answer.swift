@@ -99,7 +99,13 @@ extension Turntable {
         let live = sent ?? request
         // Why each stub passed it over: the registry's own account, asked again only on a miss.
         var attempts: [StubMissReport.Attempt] = []
-        if !stubs.isEmpty, case .unmatched(let stubReport, _) = stubs.resolve(live) { attempts = stubReport.attempts }
+        if !stubs.isEmpty || isStubber, case .unmatched(let stubReport, _) = stubs.resolve(live) {
+            if isStubber {
+                deck.withLock { $0.log(live) }
+                return Answer(outcome: .failure(StubError.noMatchingStub(stubReport)), source: .miss)
+            }
+            attempts = stubReport.attempts
+        }
         let report = deck.withLock { deck -> MissReport in
             deck.log(live)
             deck.misses += 1

@@ -84,7 +84,11 @@ public final class Turntable: NetworkSession, Sendable {
 
     let deck: Locked<Deck>
     /// Stubs written in code, answered before the vinyl, private to this Turntable.
-    public let stubs = StubRegistry()
+    public let stubs: StubRegistry
+
+    /// Set for the process-wide stubber's Turntables (URLProtocol/HTTPStubber.swift), which
+    /// have no vinyl: a request no stub answers misses as a stubber's miss, `StubError`.
+    let isStubber: Bool
 
     /// Delegate, queue, timing and the URLProtocol class (Session/SessionSettings.swift).
     let settings = Locked(SessionSettings())
@@ -103,9 +107,14 @@ public final class Turntable: NetworkSession, Sendable {
         self.init(vinyl: vinyl, matching: matching, file: nil, recorder: nil)
     }
 
-    init(vinyl: Vinyl, matching: MatchingStrategy?, file: URL?, sourceFile: URL? = nil, recorder: Recorder?) {
+    init(
+        vinyl: Vinyl, matching: MatchingStrategy?, file: URL?, sourceFile: URL? = nil, recorder: Recorder?,
+        stubs: StubRegistry = StubRegistry(), isStubber: Bool = false
+    ) {
         deck = Locked(Deck(vinyl: vinyl, file: file, sourceFile: sourceFile, strategy: matching))
         self.recorder = recorder
+        self.stubs = stubs
+        self.isStubber = isStubber
         VinylIssue.warnOnce(about: vinyl, file: sourceFile ?? file)
     }
 
@@ -151,14 +160,18 @@ public final class Turntable: NetworkSession, Sendable {
     }
 
     /// The initialiser above with the source file as a string (a test's source location), as
-    /// the test helpers know it.
-    package convenience init(vinylNamed name: String, from store: VinylStore?, matching: MatchingStrategy?, recording: Recording?, sourcePath: String?) throws {
+    /// the test helpers know it. `stubs`: the registry answered first (the process-wide
+    /// stubber's, for the launch environment's Turntable).
+    package convenience init(
+        vinylNamed name: String, from store: VinylStore?, matching: MatchingStrategy?, recording: Recording?, sourcePath: String?,
+        stubs: StubRegistry = StubRegistry()
+    ) throws {
         let store = store ?? .defaultFolder(nearPath: sourcePath)
         // A bundle's vinyl is edited (and recorded) in the source folder it is copied from.
         let source = try store.sourceFile(for: name, near: sourcePath)
         guard let recording else {
             let file = try store.file(for: name)
-            self.init(vinyl: try Self.read(file, from: store), matching: matching, file: file, sourceFile: source, recorder: nil)
+            self.init(vinyl: try Self.read(file, from: store), matching: matching, file: file, sourceFile: source, recorder: nil, stubs: stubs)
             return
         }
         var mode = try recording.resolvedMode(defaultForBundle: store.isBundle)
@@ -201,7 +214,7 @@ public final class Turntable: NetworkSession, Sendable {
             recording: recording, mode: mode, file: file, vinylName: name, isNew: !exists, loaded: written.known,
             loadedFrom: mode == .all ? nil : loadedFrom, staleness: staleness,
             copied: written.copied.isEmpty ? nil : (written.copied, played), refusal: refusal)
-        self.init(vinyl: vinyl, matching: matching, file: played, sourceFile: source, recorder: recorder)
+        self.init(vinyl: vinyl, matching: matching, file: played, sourceFile: source, recorder: recorder, stubs: stubs)
         if let staleness, recording.printsStaleness, staleness.isReRecorded || staleness.claimReport() {
             FileHandle.standardError.write(Data((staleness.description + "\n").utf8))
         }

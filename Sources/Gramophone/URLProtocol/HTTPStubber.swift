@@ -40,7 +40,34 @@ public final class HTTPStubber: Sendable {
     private let enabled = Locked(false)
     private let registered = Locked(false)
 
-    private init() {}
+    // The stubber answers as a Turntable with no vinyl underneath and the stubber's stubs: one
+    // way through for every request, redirects, streams and timing included. A request no stub
+    // answers misses with `StubError` (`.optOut`), or goes to the network untouched (`.optIn`:
+    // one claimed before its body was known), as a recording sends the hosts it leaves alone.
+    private let optOut: Turntable
+    private let optIn: Turntable
+    /// The launch environment's Turntable, which answers what the stubs do not from its vinyl.
+    private let installed = Locked<Turntable?>(nil)
+
+    private init() {
+        optOut = Turntable(vinyl: Vinyl(name: "HTTPStubber"), matching: nil, file: nil, recorder: nil, stubs: stubs, isStubber: true)
+        var network = Recording(mode: .never, session: DeferredSession(excluding: StubURLProtocol.self), hosts: [], environment: [:])
+        network.isQuiet = true
+        let passThrough = Recorder(recording: network, mode: .never, file: URL(fileURLWithPath: "/dev/null"), vinylName: "HTTPStubber", isNew: false, loaded: [])
+        optIn = Turntable(vinyl: Vinyl(name: "HTTPStubber"), matching: nil, file: nil, recorder: passThrough, stubs: stubs, isStubber: true)
+    }
+
+    /// The Turntable that answers the requests the protocol claims.
+    var turntable: Turntable {
+        if let installed = installed.withLock({ $0 }) { return installed }
+        return unhandledMode == .optOut ? optOut : optIn
+    }
+
+    /// Answers what the stubs do not from `turntable` (whose stubs are these), and claims every
+    /// request for it: the launch environment's vinyl.
+    func play(_ turntable: Turntable) {
+        installed.withLock { $0 = turntable }
+    }
 
     /// The `URLProtocol` class to put first in a configuration's `protocolClasses`.
     static var protocolClass: AnyClass { StubURLProtocol.self }
@@ -142,7 +169,7 @@ public final class HTTPStubber: Sendable {
         switch stubs.resolve(live, bodyUnknown: bodyUnknown) {
         case .stubbed: return true
         case .ignored: return false
-        case .unmatched(_, let mode): return mode == .optOut
+        case .unmatched(_, let mode): return mode == .optOut || installed.withLock { $0 != nil }
         }
     }
 }

@@ -46,31 +46,15 @@ extension Turntable {
         guard let path = Environment.value(vinylPathVariable, in: environment) else { return nil }
         let file = URL(fileURLWithPath: path)
         let matching = try MatchingStrategy(launchValue: Environment.value(matchingVariable, in: environment))
-        let recording = Recording(mode: .never, environment: environment)
+        var recording = Recording(mode: .never, environment: environment)
+        // Written after each new track, not at exit: an app under UI test is usually killed, never released.
+        recording.writesEachTrack = true
+        let stubber = HTTPStubber.shared
+        // The stubber's stubs first, then the vinyl: the app's sessions get a Turntable's answers.
         let turntable = try Turntable(
             vinylNamed: file.lastPathComponent, from: .folder(file.deletingLastPathComponent()),
-            matching: matching, recording: recording)
-        let stubber = HTTPStubber.shared
-        stubber.stubs.add(
-            Stub("vinyl \(file.lastPathComponent)").responding(
-                with: .dynamic { request in
-                    let answer = await turntable.answer(request.request)
-                    await turntable.waitForPlayback(of: answer)
-                    // Written now, not at exit: an app under UI test is usually killed, never released.
-                    // A refusal (a secret left in the recording) goes to the app's log, where the UI test's output shows it.
-                    do {
-                        try turntable.eject()
-                    } catch {
-                        FileHandle.standardError.write(Data("Gramophone: the vinyl recorded for the UI test could not be written: \(error)\n".utf8))
-                    }
-                    let (response, body) = try answer.outcome.get()
-                    return .data(
-                        body, status: response.statusCode, contentType: nil,
-                        headers: Headers(
-                            response.allHeaderFields.reduce(into: [String: String]()) { fields, field in
-                                if let name = field.key as? String { fields[name] = "\(field.value)" }
-                            }))
-                }))
+            matching: matching, recording: recording, sourcePath: nil, stubs: stubber.stubs)
+        stubber.play(turntable)
         stubber.enable()
         return turntable
     }

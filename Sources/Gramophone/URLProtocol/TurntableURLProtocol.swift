@@ -112,6 +112,7 @@ enum ProtocolSlots {
             let outcome: Result<(HTTPURLResponse, Data), any Error>
             var plan: StreamPlan?
             var relayed: ChunkSource?
+            var cachePolicy = URLCache.StoragePolicy.notAllowed
             do {
                 let live = try converted.get()
                 #if canImport(FoundationNetworking)
@@ -133,8 +134,16 @@ enum ProtocolSlots {
                     return
                 }
                 #endif
+                if case .stub = answer.source, answer.stream == nil, answer.condition != .immediate {
+                    // A stub's body at its network condition's pace, as a slow network hands it over.
+                    let byteCount = (try? answer.outcome.get().1.count) ?? 0
+                    let paced = answer.condition.deliveryPlan(byteCount: byteCount)
+                    guard await URLProtocolDelivery.wait(paced.initialDelay) else { return }
+                    return await URLProtocolDelivery.deliver(answer.outcome, to: calls, cachePolicy: answer.cachePolicy, chunks: paced.chunks, inOnePiece: !receivesPieces)
+                }
                 await turntable.waitForPlayback(of: answer)
                 outcome = answer.outcome
+                cachePolicy = answer.cachePolicy
                 relayed = answer.relayed
                 if case .network = answer.source, case .success(let (response, _)) = outcome { cookies?.store(from: response, for: request) }
                 if relayed == nil, case .success(let (_, body)) = outcome { plan = turntable.streamPlan(for: answer, body: body, url: live.url) }
@@ -148,11 +157,12 @@ enum ProtocolSlots {
             if let plan {
                 // A streamed answer goes piece by piece, as recorded (or as the stub lists them).
                 return await URLProtocolDelivery.deliver(
-                    outcome, to: calls, chunks: URLProtocolDelivery.chunks(of: plan), ending: plan.ending, inOnePiece: !receivesPieces)
+                    outcome, to: calls, cachePolicy: cachePolicy, chunks: URLProtocolDelivery.chunks(of: plan), ending: plan.ending, inOnePiece: !receivesPieces)
             }
             let byteCount = (try? outcome.get().1.count) ?? 0
             await URLProtocolDelivery.deliver(
-                outcome, to: calls, chunks: URLProtocolDelivery.immediateChunks(byteCount: byteCount, size: turntable.bodyChunkSize), inOnePiece: !receivesPieces)
+                outcome, to: calls, cachePolicy: cachePolicy, chunks: URLProtocolDelivery.immediateChunks(byteCount: byteCount, size: turntable.bodyChunkSize),
+                inOnePiece: !receivesPieces)
         }
     }
 

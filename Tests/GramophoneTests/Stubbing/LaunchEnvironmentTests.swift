@@ -44,6 +44,40 @@ struct LaunchEnvironmentTests {
         #expect(lines.count == 4 && lines.last?.hasPrefix("ERROR") == true)
     }
 
+    /// A recorded stream reaches the app piece by piece, and one that broke off ends with its
+    /// error, as from a Turntable's own session (the adapter once answered both in one piece,
+    /// and the broken one as a success).
+    @Test func aRecordedStreamArrivesInItsPiecesAndEndsAsRecorded() async throws {
+        let folder = try makeTemporaryFolder(prefix: "gramophone-launch-stream")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func track(_ path: String, end: String) -> String {
+            #"{"request": {"method": "GET", "url": "https://api.example.com/\#(path)"}, "response": {"status": 200, "headers": {"Content-Type": "text/event-stream"}, "#
+                + #""stream": {"chunks": [{"offsetMs": 0, "text": "data: 1\n\n"}, {"offsetMs": 1, "text": "data: 2\n\n"}, {"offsetMs": 2, "text": "data: 3\n\n"}], "end": \#(end)}}}"#
+        }
+        let file = folder.appendingPathComponent("events.json")
+        let broken = #"{"error": {"domain": "NSURLErrorDomain", "code": -1005, "description": "The network connection was lost."}}"#
+        try Data(#"{"name": "events", "tracks": [\#(track("events", end: #""finished""#)), \#(track("broken", end: broken))]}"#.utf8).write(to: file)
+        let lines = try await launch(
+            ["GRAMOPHONE_VINYL_PATH": file.path, "PROBE_PIECES": "1"], fetching: ["https://api.example.com/events", "https://api.example.com/broken"])
+        #expect(lines == ["installed: yes", "200 3 pieces data: 1  data: 2  data: 3  ", "ERROR \(URLError.networkConnectionLost.rawValue) after 3 pieces"])
+    }
+
+    /// A recorded redirect is followed to its recorded target, as from a Turntable's own session.
+    @Test func aRecordedRedirectIsFollowed() async throws {
+        let folder = try makeTemporaryFolder(prefix: "gramophone-launch-redirect")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let vinyl = Vinyl(
+            name: "moved",
+            tracks: [
+                Track("GET https://api.example.com/old", .status(302, headers: ["Location": "https://api.example.com/new"])),
+                Track("GET https://api.example.com/new", .text("moved here")),
+            ])
+        let file = folder.appendingPathComponent("moved.json")
+        try vinyl.write(to: file)
+        let lines = try await launch(["GRAMOPHONE_VINYL_PATH": file.path], fetching: ["https://api.example.com/old"])
+        #expect(lines == ["installed: yes", "200 moved here"])
+    }
+
     @Test func aNormalLaunchInstallsNothing() async throws {
         #expect(try await launch([:], fetching: []) == ["installed: no"])
     }
