@@ -133,7 +133,7 @@ extension NetworkSession {
         with request: URLRequest, from bodyData: Data?, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> URLSessionUploadTask {
         let body = bodyData ?? Data()
-        return SessionUploadTask.make(request: request, completionHandler: completionHandler) { [self] in try await upload(for: request, from: body) }
+        return SessionTaskCore.handing(request: request, to: completionHandler) { [self] in try await upload(for: request, from: body) }.makeTask(EngineUploadTask.self)
     }
 
     /// An upload task that runs `upload(for:fromFile:)` once resumed and hands its outcome to
@@ -141,13 +141,16 @@ extension NetworkSession {
     public func uploadTask(
         with request: URLRequest, fromFile fileURL: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> URLSessionUploadTask {
-        SessionUploadTask.make(request: request, completionHandler: completionHandler) { [self] in try await upload(for: request, fromFile: fileURL) }
+        SessionTaskCore.handing(request: request, to: completionHandler) { [self] in try await upload(for: request, fromFile: fileURL) }.makeTask(EngineUploadTask.self)
     }
 
     /// A download task that runs `download(for:)` once resumed and hands the file to
     /// `completionHandler`, removing it when the handler returns, as URLSession does.
     public func downloadTask(with request: URLRequest, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask {
-        SessionDownloadTask.make(request: request, completionHandler: completionHandler) { [self] in try await download(for: request) }
+        SessionTaskCore.handing(request: request, to: completionHandler, work: { [self] in try await download(for: request) }) { file in
+            // As URLSession does, the file is gone once the handler returns.
+            try? FileManager.default.removeItem(at: file)
+        }.makeTask(EngineDownloadTask.self)
     }
 
     /// A download task for `url`: `downloadTask(with:completionHandler:)` with a `GET` request.

@@ -36,7 +36,7 @@ enum TaskCompletion: Sendable {
 
 /// The engine shared by the Turntable's data, upload and download tasks: their state, their
 /// counters and the sequence of calls a URLSession makes. Each task class forwards to it.
-final class TaskCore: Sendable {
+final class TaskCore: TaskEngine {
     struct State {
         var state: URLSessionTask.State = .suspended
         var response: URLResponse?
@@ -55,20 +55,8 @@ final class TaskCore: Sendable {
     let completion: TaskCompletion
     let identifier: Int
     let locked = Locked(State())
-    /// What callers may set on a task (`taskDescription`, `priority`…); kept apart from `locked`
-    /// because a KVO observer of the run's changes may read these.
-    struct Attributes {
-        var taskDescription: String?
-        var priority: Float = 0.5
-        var earliestBeginDate: Date?
-        var clientExpectsToSend: Int64 = -1
-        var clientExpectsToReceive: Int64 = -1
-        var delegate: (any URLSessionTaskDelegate)?
-        var prefersIncrementalDelivery = true
-    }
-    /// Locked, not Sendable: the delegate is a reference Foundation does not mark Sendable,
-    /// stored and handed back as URLSessionTask does.
-    let attributes = Locked(Attributes())
+    /// What callers may set on a task (`taskDescription`, `priority`…).
+    let attributes = TaskAttributes()
     // Progress is thread-safe (it locks itself); it is written outside `locked`, because on
     // Apple platforms its KVO observers run synchronously and may read the task.
     private let progressBox = Unchecked(Progress(totalUnitCount: -1))
@@ -85,7 +73,19 @@ final class TaskCore: Sendable {
         }
     }
 
-    var state: URLSessionTask.State { locked.withLock { $0.state } }
+    var snapshot: TaskSnapshot {
+        locked.withLock { state in
+            var snapshot = TaskSnapshot()
+            snapshot.state = state.state
+            snapshot.response = state.response
+            snapshot.error = state.error
+            snapshot.received = state.received
+            snapshot.expectedToReceive = state.expectedToReceive
+            snapshot.sent = state.sent
+            snapshot.expectedToSend = state.expectedToSend
+            return snapshot
+        }
+    }
 
     /// Starts the task once; later calls, and calls after `cancel`, do nothing.
     func resume(_ task: URLSessionTask) {
@@ -119,9 +119,9 @@ final class TaskCore: Sendable {
 
     /// `cancel(byProducingResumeData:)`: a replayed download has no resume data, so the
     /// handler gets nil (on the delegate queue, as URLSession calls it) and the task is cancelled.
-    func cancel(_ task: URLSessionTask, resumeDataHandler: Unchecked<(Data?) -> Void>) {
+    func cancel(_ task: URLSessionTask, resumeDataHandler: @escaping @Sendable (Data?) -> Void) {
         cancel(task)
-        turntable.delegateQueue.addOperation { resumeDataHandler.value(nil) }
+        turntable.delegateQueue.addOperation { resumeDataHandler(nil) }
     }
 
     /// Changes the state under the lock, telling key-value observers of `keys` around it on

@@ -11,7 +11,7 @@ extension Turntable {
 
     /// A data task that reports to the delegate (if any); call `resume()` to start it.
     public func dataTask(with request: URLRequest) -> URLSessionDataTask {
-        TaskCore(turntable: self, request: request, kind: .data, completion: .delegate).makeTask(TurntableDataTask.self)
+        TaskCore(turntable: self, request: request, kind: .data, completion: .delegate).makeTask(EngineDataTask.self)
     }
 
     /// A data task for `url` that reports to the delegate (if any).
@@ -26,29 +26,29 @@ extension Turntable {
 
     /// An upload task sending `bodyData` as the request's body; the body takes part in matching.
     public func uploadTask(with request: URLRequest, from bodyData: Data) -> URLSessionUploadTask {
-        TaskCore(turntable: self, request: request, kind: .upload(.data(bodyData)), completion: .delegate).makeTask(TurntableUploadTask.self)
+        TaskCore(turntable: self, request: request, kind: .upload(.data(bodyData)), completion: .delegate).makeTask(EngineUploadTask.self)
     }
 
     /// An upload task sending `bodyData`, with a completion handler run on the delegate queue.
     public func uploadTask(with request: URLRequest, from bodyData: Data?, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionUploadTask {
-        TaskCore(turntable: self, request: request, kind: .upload(.data(bodyData ?? Data())), completion: .data(completionHandler)).makeTask(TurntableUploadTask.self)
+        TaskCore(turntable: self, request: request, kind: .upload(.data(bodyData ?? Data())), completion: .data(completionHandler)).makeTask(EngineUploadTask.self)
     }
 
     /// An upload task sending the contents of `fileURL`, read when the task starts; a file that
     /// cannot be read fails the task with `URLError(.fileDoesNotExist)`.
     public func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
-        TaskCore(turntable: self, request: request, kind: .upload(.file(fileURL)), completion: .delegate).makeTask(TurntableUploadTask.self)
+        TaskCore(turntable: self, request: request, kind: .upload(.file(fileURL)), completion: .delegate).makeTask(EngineUploadTask.self)
     }
 
     /// An upload task sending the contents of `fileURL`, with a completion handler.
     public func uploadTask(with request: URLRequest, fromFile fileURL: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionUploadTask {
-        TaskCore(turntable: self, request: request, kind: .upload(.file(fileURL)), completion: .data(completionHandler)).makeTask(TurntableUploadTask.self)
+        TaskCore(turntable: self, request: request, kind: .upload(.file(fileURL)), completion: .data(completionHandler)).makeTask(EngineUploadTask.self)
     }
 
     /// A download task reporting to the delegate: `didWriteData`, then `didFinishDownloadingTo`
     /// with a temporary file that is removed when that method returns.
     public func downloadTask(with request: URLRequest) -> URLSessionDownloadTask {
-        TaskCore(turntable: self, request: request, kind: .download, completion: .delegate).makeTask(TurntableDownloadTask.self)
+        TaskCore(turntable: self, request: request, kind: .download, completion: .delegate).makeTask(EngineDownloadTask.self)
     }
 
     /// A download task for `url` reporting to the delegate.
@@ -58,7 +58,7 @@ extension Turntable {
 
     /// A download task whose handler gets a temporary file, removed when the handler returns.
     public func downloadTask(with request: URLRequest, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask {
-        TaskCore(turntable: self, request: request, kind: .download, completion: .download(completionHandler)).makeTask(TurntableDownloadTask.self)
+        TaskCore(turntable: self, request: request, kind: .download, completion: .download(completionHandler)).makeTask(EngineDownloadTask.self)
     }
 
     /// A download task for `url` with a completion handler.

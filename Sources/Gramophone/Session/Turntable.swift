@@ -425,7 +425,7 @@ public final class Turntable: NetworkSession, Sendable {
     /// A data task that, once resumed, calls `completionHandler` on the delegate queue with the
     /// answer to `request`, as `URLSession`'s does.
     public func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
-        TaskCore(turntable: self, request: request, kind: .data, completion: .data(completionHandler)).makeTask(TurntableDataTask.self)
+        TaskCore(turntable: self, request: request, kind: .data, completion: .data(completionHandler)).makeTask(EngineDataTask.self)
     }
 }
 

@@ -1,0 +1,1 @@
+../../../Sources/GramophoneSession/EngineTasks.swift
