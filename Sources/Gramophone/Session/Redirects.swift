@@ -36,18 +36,7 @@ extension Turntable {
         if !stubs.isEmpty, case .stubbed = stubs.resolve(request) { return true }
         if let recorder, recorder.mayRecord { return true }
         let parts = RequestParts(request)
-        return deck.withLock { deck in
-            switch deck.strategy.mode {
-            case .attributes(_, let playOnce):
-                return deck.index.firstMatch(for: request, parts: parts, played: playOnce ? deck.played : nil) != nil
-            case .trackOrder(let checking):
-                let position = deck.nextInOrder
-                guard position < deck.index.tracks.count else { return false }
-                return checking.allSatisfy { $0.matches(live: request, liveParts: parts, recorded: deck.index.tracks[position].request, recordedParts: deck.index.parts[position]) }
-            case .dvr:
-                return !deck.index.allMatches(for: request, parts: parts).isEmpty
-            }
-        }
+        return deck.withLock { $0.selector.peek(request, parts: parts) != nil }
     }
 
     /// Answers `live`, following redirects to targets this Turntable answers. `approve` sees

@@ -109,7 +109,7 @@ extension Turntable {
         let report = deck.withLock { deck -> MissReport in
             deck.log(live)
             deck.misses += 1
-            var report = Self.missReport(for: request, deck: deck)
+            var report = deck.selector.missReport(for: request, vinylName: deck.vinyl.name, vinylPath: deck.file?.path)
             if let note = recorder?.whyNotRecorded {
                 report.note = report.note.map { $0 + "; " + note } ?? note
             }
@@ -143,6 +143,6 @@ extension Turntable.Deck {
         played.append(true)
         heads.append(nil)
         // In track order, a track recorded at the end of the vinyl is the one just played.
-        if nextInOrder == index { nextInOrder += 1 }
+        if selector.nextInOrder == index { selector.nextInOrder += 1 }
     }
 }

@@ -24,13 +24,9 @@ public final class Turntable: NetworkSession, Sendable {
         var file: URL?
         /// The file to edit when `file` is a bundle's built copy: its source (the advice of a miss names it).
         var sourceFile: URL?
-        var strategy: MatchingStrategy
-        /// No strategy was given: it follows the vinyl (`MatchingStrategy.chosen(for:)`).
-        var strategyFollowsVinyl: Bool
-        var index: TrackIndex
+        /// Which track answers a request: the strategy, the index, what has played.
+        var selector: TrackSelector
         var playCounts: [Int]
-        var played: [Bool]
-        var nextInOrder = 0
         /// The position of the first track recorded by this Turntable (`Int.max` before one is).
         var firstRecorded = Int.max
         var misses = 0
@@ -57,12 +53,23 @@ public final class Turntable: NetworkSession, Sendable {
             self.vinyl = vinyl
             self.file = file
             self.sourceFile = sourceFile
-            self.strategy = strategy ?? .chosen(for: vinyl)
-            strategyFollowsVinyl = strategy == nil
-            index = TrackIndex(tracks: vinyl.tracks, matchers: self.strategy.matchers)
+            selector = TrackSelector(vinyl, strategy: strategy)
             playCounts = Array(repeating: 0, count: vinyl.tracks.count)
-            played = Array(repeating: false, count: vinyl.tracks.count)
             heads = Array(repeating: nil, count: vinyl.tracks.count)
+        }
+
+        // The selector's parts, read and changed in place (no copy of the arrays on a change).
+        var strategy: MatchingStrategy {
+            get { selector.strategy }
+            _modify { yield &selector.strategy }
+        }
+        var index: TrackIndex {
+            get { selector.index }
+            _modify { yield &selector.index }
+        }
+        var played: [Bool] {
+            get { selector.played }
+            _modify { yield &selector.played }
         }
 
         /// Puts `vinyl` on with `strategy` (nil: the vinyl's own), forgetting what was played
@@ -251,7 +258,7 @@ public final class Turntable: NetworkSession, Sendable {
 
     private func load(_ vinyl: Vinyl, file: URL?, source: URL? = nil) {
         deck.withLock { deck in
-            deck.put(vinyl, file: file, sourceFile: source, strategy: deck.strategyFollowsVinyl ? nil : deck.strategy)
+            deck.put(vinyl, file: file, sourceFile: source, strategy: deck.selector.strategyFollowsVinyl ? nil : deck.strategy)
         }
     }
 
@@ -312,7 +319,7 @@ public final class Turntable: NetworkSession, Sendable {
     func play(_ live: Track.Request, sent: Track.Request? = nil, recordingRepeats: Bool = false) -> Answer? {
         let liveParts = RequestParts(live)
         return deck.withLock { deck -> Answer? in
-            guard let index = Self.select(live, liveParts, in: &deck) else { return nil }
+            guard let index = deck.selector.select(live, parts: liveParts) else { return nil }
             if recordingRepeats, index >= deck.firstRecorded { return nil }
             deck.log(sent ?? live)
             deck.playCounts[index] += 1
@@ -349,63 +356,6 @@ public final class Turntable: NetworkSession, Sendable {
             if let echoed = echo.apply(to: result ?? response, live: live, recorded: recorded) { result = echoed }
         }
         return result
-    }
-
-    private static func select(_ live: Track.Request, _ liveParts: RequestParts, in deck: inout Deck) -> Int? {
-        switch deck.strategy.mode {
-        case .attributes(_, let playOnce):
-            // Identical requests get their recorded occurrences in order; once all have played,
-            // the last repeats, or, playing each once, the request misses.
-            if playOnce { return deck.index.firstMatch(for: live, parts: liveParts, played: deck.played) }
-            return deck.index.nextOccurrence(for: live, parts: liveParts, played: deck.played)
-        case .trackOrder(let checking):
-            let position = deck.nextInOrder
-            guard position < deck.index.tracks.count else { return nil }
-            let recorded = deck.index.tracks[position].request
-            guard checking.allSatisfy({ $0.matches(live: live, liveParts: liveParts, recorded: recorded, recordedParts: deck.index.parts[position]) }) else { return nil }
-            deck.nextInOrder += 1
-            return position
-        case .dvr(let dvr):
-            return dvr.select(from: deck.index.allMatches(for: live, parts: liveParts), live: live, tracks: deck.index.tracks)
-        }
-    }
-
-    static func missReport(for live: Track.Request, deck: Deck) -> MissReport {
-        var strategy = deck.strategy.description
-        if deck.strategyFollowsVinyl, case .dvr = deck.strategy.mode {
-            strategy += ", chosen for a DVR cassette (pass matching: to choose another)"
-        }
-        var report = MissReport(request: live, vinylName: deck.vinyl.name, vinylPath: deck.file?.path, strategy: strategy, differences: [])
-        switch deck.strategy.mode {
-        case .trackOrder(let checking):
-            let position = deck.nextInOrder
-            if position >= deck.index.tracks.count {
-                report.note = "all \(deck.index.tracks.count) tracks have been played in order; this is request #\(position + 1)"
-                return report
-            }
-            report.nearestTrackIndex = position
-            report.nearestRequest = deck.index.tracks[position].request
-            let liveParts = RequestParts(live)
-            report.differences = checking.compactMap { $0.difference(live: live, liveParts: liveParts, recorded: deck.index.tracks[position].request, recordedParts: deck.index.parts[position]) }
-            return report
-        case .attributes(let matchers, let playOnce):
-            if let (index, differences) = deck.index.nearest(to: live, matchers: matchers) {
-                report.nearestTrackIndex = index
-                report.nearestRequest = deck.index.tracks[index].request
-                report.differences = differences
-                if differences.isEmpty && playOnce && deck.played[index] {
-                    report.note = "track #\(index) matches but has already been played, and each track plays once"
-                }
-            }
-            return report
-        case .dvr(let dvr):
-            if let (index, _) = deck.index.nearest(to: live, matchers: dvr.matchers) {
-                report.nearestTrackIndex = index
-                report.nearestRequest = deck.index.tracks[index].request
-                report.differences = DVRMatching.differences(live: live, recorded: deck.index.tracks[index].request, parametersToIgnore: dvr.parametersToIgnore)
-            }
-            return report
-        }
     }
 
     // MARK: NetworkSession

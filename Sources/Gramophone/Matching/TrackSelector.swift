@@ -1,0 +1,100 @@
+import Foundation
+
+/// Which track answers a request, as the matching strategy says: the one place the strategy's
+/// kind is switched on. It holds what choosing needs: the tracks' index, which have played,
+/// and the position in track order.
+struct TrackSelector: Sendable {
+    var strategy: MatchingStrategy
+    /// No strategy was given: it follows the vinyl (`MatchingStrategy.chosen(for:)`).
+    var strategyFollowsVinyl: Bool
+    var index: TrackIndex
+    var played: [Bool]
+    var nextInOrder = 0
+
+    /// A selector over `vinyl`'s tracks, with `strategy` or else the vinyl's own.
+    init(_ vinyl: Vinyl, strategy: MatchingStrategy?) {
+        self.strategy = strategy ?? .chosen(for: vinyl)
+        strategyFollowsVinyl = strategy == nil
+        index = TrackIndex(tracks: vinyl.tracks, matchers: self.strategy.matchers)
+        played = Array(repeating: false, count: vinyl.tracks.count)
+    }
+
+    /// The track that answers `live`, taken: in track order the position moves on. The caller
+    /// marks it played. Nil when none matches.
+    mutating func select(_ live: Track.Request, parts: RequestParts) -> Int? {
+        switch strategy.mode {
+        case .attributes(_, let playOnce):
+            // Identical requests get their recorded occurrences in order; once all have played,
+            // the last repeats, or, playing each once, the request misses.
+            if playOnce { return index.firstMatch(for: live, parts: parts, played: played) }
+            return index.nextOccurrence(for: live, parts: parts, played: played)
+        case .trackOrder:
+            guard let position = inOrder(live, parts: parts) else { return nil }
+            nextInOrder += 1
+            return position
+        case .dvr(let dvr):
+            return dvr.select(from: index.allMatches(for: live, parts: parts), live: live, tracks: index.tracks)
+        }
+    }
+
+    /// A track that would answer `live` now, taking nothing: whether a redirect's target can be
+    /// followed, and what a URLProtocol will hand over. For a repeated request, its first
+    /// occurrence (they share the request; `select` picks among them).
+    mutating func peek(_ live: Track.Request, parts: RequestParts) -> Int? {
+        switch strategy.mode {
+        case .attributes(_, let playOnce):
+            return index.firstMatch(for: live, parts: parts, played: playOnce ? played : nil)
+        case .trackOrder:
+            return inOrder(live, parts: parts)
+        case .dvr(let dvr):
+            return dvr.select(from: index.allMatches(for: live, parts: parts), live: live, tracks: index.tracks)
+        }
+    }
+
+    /// The next track in order, when the strategy's checks pass for `live`.
+    private func inOrder(_ live: Track.Request, parts: RequestParts) -> Int? {
+        guard case .trackOrder(let checking) = strategy.mode, nextInOrder < index.tracks.count else { return nil }
+        let position = nextInOrder
+        let recorded = index.tracks[position].request
+        return checking.allSatisfy { $0.matches(live: live, liveParts: parts, recorded: recorded, recordedParts: index.parts[position]) } ? position : nil
+    }
+
+    /// Why no track answered `live`: the nearest track as the strategy sees it, and how it differs.
+    func missReport(for live: Track.Request, vinylName: String, vinylPath: String?) -> MissReport {
+        var description = strategy.description
+        if strategyFollowsVinyl, case .dvr = strategy.mode {
+            description += ", chosen for a DVR cassette (pass matching: to choose another)"
+        }
+        var report = MissReport(request: live, vinylName: vinylName, vinylPath: vinylPath, strategy: description, differences: [])
+        switch strategy.mode {
+        case .trackOrder(let checking):
+            let position = nextInOrder
+            if position >= index.tracks.count {
+                report.note = "all \(index.tracks.count) tracks have been played in order; this is request #\(position + 1)"
+                return report
+            }
+            report.nearestTrackIndex = position
+            report.nearestRequest = index.tracks[position].request
+            let liveParts = RequestParts(live)
+            report.differences = checking.compactMap {
+                $0.difference(live: live, liveParts: liveParts, recorded: index.tracks[position].request, recordedParts: index.parts[position])
+            }
+        case .attributes(let matchers, let playOnce):
+            if let (nearest, differences) = index.nearest(to: live, matchers: matchers) {
+                report.nearestTrackIndex = nearest
+                report.nearestRequest = index.tracks[nearest].request
+                report.differences = differences
+                if differences.isEmpty && playOnce && played[nearest] {
+                    report.note = "track #\(nearest) matches but has already been played, and each track plays once"
+                }
+            }
+        case .dvr(let dvr):
+            if let (nearest, _) = index.nearest(to: live, matchers: dvr.matchers) {
+                report.nearestTrackIndex = nearest
+                report.nearestRequest = index.tracks[nearest].request
+                report.differences = DVRMatching.differences(live: live, recorded: index.tracks[nearest].request, parametersToIgnore: dvr.parametersToIgnore)
+            }
+        }
+        return report
+    }
+}
