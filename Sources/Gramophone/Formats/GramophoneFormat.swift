@@ -60,7 +60,13 @@ enum GramophoneFormat {
         let request = try decodeRequest(requestValue, path: path.key("request"), convention: convention)
         let outcome: Track.Outcome
         if let responseValue = value["response"], responseValue != .null {
-            outcome = .response(try decodeResponse(responseValue, path: path.key("response"), convention: convention))
+            var response = try decodeResponse(responseValue, path: path.key("response"), convention: convention)
+            // A DVR cassette keeps a transfer that failed after its response as an `error` beside
+            // it (DVRFormat); Gramophone's own layout, as its stream's end.
+            if convention == .dvr, let errorValue = value["error"], errorValue != .null {
+                response.failure = try decodeFailure(errorValue, path: path.key("error"))
+            }
+            outcome = .response(response)
         } else if let errorValue = value["error"], errorValue != .null {
             outcome = .failure(try decodeFailure(errorValue, path: path.key("error")))
         } else {
