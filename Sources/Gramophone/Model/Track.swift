@@ -1,6 +1,7 @@
 import Foundation
 
-/// One recorded exchange: a request and what came back, a response or an error.
+/// One recorded exchange: a request and what came back, a response or an error (or a response
+/// and then an error: ``Track/Response/failure``).
 ///
 /// Tracks are plain values: build them in code (see `Track.json(_:)` and friends), read them
 /// from a vinyl file, or record them. A vinyl plays them back.
@@ -43,7 +44,9 @@ public struct Track: Sendable, Hashable {
     public enum Outcome: Sendable, Hashable {
         /// An HTTP response, whatever its status.
         case response(Response)
-        /// An error instead of a response: no connection, a timeout, a cancelled request.
+        /// An error instead of a response: no connection, a timeout, a cancelled request. An
+        /// error after the response (the connection lost mid-body) is the response's
+        /// ``Track/Response/failure``.
         case failure(Failure)
     }
 

@@ -52,6 +52,24 @@ import Testing
         #expect(tracks[0]["error"] == nil)
     }
 
+    /// An `error` beside the `response`, as DVR cassettes hold it, reads the same in a Gramophone
+    /// vinyl; one that contradicts the stream's end is refused with its place.
+    @Test func anErrorBesideTheResponseIsTheStreamsEnd() throws {
+        let beside = #"""
+            [{"request": {"url": "https://api.example.com/bad"}, "response": {"status": 400},
+              "error": {"domain": "com.example.feed", "code": 42, "description": "the feed broke off"}}]
+            """#
+        #expect(try Vinyl(data: Data(beside.utf8), name: "beside").tracks.first?.response?.failure == Self.failure)
+        let both = #"""
+            [{"request": {"url": "https://api.example.com/bad"},
+              "response": {"status": 400, "stream": {"chunks": [], "end": {"error": {"domain": "a", "code": 1}}}},
+              "error": {"domain": "b", "code": 2}}]
+            """#
+        #expect { try Vinyl(data: Data(both.utf8), name: "both") } throws: { error in
+            (error as? VinylError)?.place?.contains("error") == true
+        }
+    }
+
     /// Chrome writes `_error` beside the status for a body cut short (and `null` when nothing failed).
     @Test func chromesErrorBesideAStatusReadsAsAFailureAfterTheResponse() throws {
         let har = #"""
