@@ -52,6 +52,18 @@ import Testing
         #expect(tracks[0]["error"] == nil)
     }
 
+    /// A recording into a HAR, DVR or property-list file keeps that format when it can hold the
+    /// tracks: a response that then failed, body in one piece, it can; a stream's chunks and
+    /// times only Gramophone's vinyl holds (a property list dropped them).
+    @Test func aFileKeepsItsFormatWhenItCanHoldTheTracks() throws {
+        for format in [VinylFormat.har, .dvr, .plist, .gramophone] { #expect(format.canHold(Self.vinyl), "\(format)") }
+        var streamed = Track.Response(status: 200, body: Data("ab".utf8))
+        streamed.stream = TrackStream(chunks: [.init(offset: 0.01, length: 1), .init(offset: 0.02, length: 1)], end: .failed(Self.failure))
+        let recorded = Vinyl(name: "streamed", tracks: [Track(request: "https://api.example.com/sse", outcome: .response(streamed))])
+        for format in [VinylFormat.har, .dvr, .plist] { #expect(!format.canHold(recorded), "\(format)") }
+        #expect(VinylFormat.gramophone.canHold(recorded))
+    }
+
     /// An `error` beside the `response`, as DVR cassettes hold it, reads the same in a Gramophone
     /// vinyl; one that contradicts the stream's end is refused with its place.
     @Test func anErrorBesideTheResponseIsTheStreamsEnd() throws {
