@@ -68,8 +68,9 @@ enum DVRFormat {
 
     private static func encodeInteraction(_ track: Track) -> JSONValue {
         var members: [(key: String, value: JSONValue)] = []
-        if case .failure(let failure) = track.outcome {
-            // DVR has no errors; Gramophone's own `error` key keeps them readable by Gramophone.
+        // DVR has no errors; Gramophone's own `error` key keeps them readable by Gramophone: in
+        // place of the response, or beside it for a transfer that failed after its response.
+        if let failure = track.failure ?? track.response?.failure {
             members.append(("error", GramophoneFormat.encodeFailure(failure)))
         }
         if let date = track.recordedAt {

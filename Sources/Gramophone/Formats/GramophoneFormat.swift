@@ -60,7 +60,19 @@ enum GramophoneFormat {
         let request = try decodeRequest(requestValue, path: path.key("request"), convention: convention)
         let outcome: Track.Outcome
         if let responseValue = value["response"], responseValue != .null {
-            outcome = .response(try decodeResponse(responseValue, path: path.key("response"), convention: convention))
+            var response = try decodeResponse(responseValue, path: path.key("response"), convention: convention)
+            // An `error` beside the response is a transfer that failed after it, as a DVR cassette
+            // keeps one (DVRFormat); Gramophone writes it as the stream's end, and the two must agree.
+            if let errorValue = value["error"], errorValue != .null {
+                let failure = try decodeFailure(errorValue, path: path.key("error"))
+                if let ended = response.failure, ended != failure {
+                    throw StructureError(
+                        path: path.key("error"), problem: "the error beside the response is not the one its stream ended with",
+                        fix: "Keep one: the stream's \"end\": {\"error\": …}, or the \"error\" beside the response")
+                }
+                response.failure = failure
+            }
+            outcome = .response(response)
         } else if let errorValue = value["error"], errorValue != .null {
             outcome = .failure(try decodeFailure(errorValue, path: path.key("error")))
         } else {

@@ -4,8 +4,8 @@ import Foundation
 // (`startedDateTime`, `time`, `cookies`, `queryString`, `headersSize`, `bodySize`, `cache`,
 // `timings`), unknown sizes are -1 as the spec asks. Bodies are `text` when they are UTF-8
 // and base64 with `"encoding": "base64"` otherwise, so bytes come back exactly; what HAR has
-// no field for (a response URL after redirects, a transport error, how a WebSocket conversation
-// ended) goes in `_`-prefixed custom fields, which the spec reserves for that. Conversations are
+// no field for (a response URL after redirects, a transport error, also one after the response,
+// how a WebSocket conversation ended) goes in `_`-prefixed custom fields, which the spec reserves for that. Conversations are
 // written as Chrome writes them (HARFormat+WebSocket.swift).
 extension HARFormat {
     static func encode(_ vinyl: Vinyl) -> JSONValue {
@@ -38,26 +38,18 @@ extension HARFormat {
             members.append(
                 (
                     "response",
-                    .object([
-                        ("status", .number("0")),
-                        ("statusText", .string("")),
-                        ("httpVersion", .string("")),
-                        ("cookies", .array([])),
-                        ("headers", .array([])),
-                        ("content", .object([("size", .number("0")), ("mimeType", .string("x-unknown"))])),
-                        ("redirectURL", .string("")),
-                        ("headersSize", .number("-1")),
-                        ("bodySize", .number("-1")),
-                        ("_error", .string(failure.description)),
-                        (
-                            "_gramophoneError",
-                            .object([
-                                ("domain", .string(failure.domain)),
-                                ("code", .number(String(failure.code))),
-                                ("description", .string(failure.description)),
-                            ])
-                        ),
-                    ])
+                    .object(
+                        [
+                            ("status", .number("0")),
+                            ("statusText", .string("")),
+                            ("httpVersion", .string("")),
+                            ("cookies", .array([])),
+                            ("headers", .array([])),
+                            ("content", .object([("size", .number("0")), ("mimeType", .string("x-unknown"))])),
+                            ("redirectURL", .string("")),
+                            ("headersSize", .number("-1")),
+                            ("bodySize", .number("-1")),
+                        ] + errorFields(failure))
                 ))
         }
         members.append(("cache", .object([])))
@@ -127,7 +119,25 @@ extension HARFormat {
         if let url = response.url, url != request.url {
             members.append(("_url", .string(url.absoluteString)))
         }
+        // A transfer that failed after its response: Chrome writes its `_error` beside the status.
+        if let failure = response.failure { members += errorFields(failure) }
         return .object(members)
+    }
+
+    /// A response's error: Chrome's `_error` text, and Gramophone's `_gramophoneError`, which
+    /// keeps its domain and code.
+    static func errorFields(_ failure: Track.Failure) -> [(key: String, value: JSONValue)] {
+        [
+            ("_error", .string(failure.description)),
+            (
+                "_gramophoneError",
+                .object([
+                    ("domain", .string(failure.domain)),
+                    ("code", .number(String(failure.code))),
+                    ("description", .string(failure.description)),
+                ])
+            ),
+        ]
     }
 
     static func headerList(_ headers: Headers) -> JSONValue {

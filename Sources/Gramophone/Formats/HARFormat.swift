@@ -8,7 +8,8 @@ import Foundation
 /// `postData.text` or, failing that, `postData.params` form-encoded. HAR stores bodies
 /// already decoded, so a `Content-Encoding` (gzip, br, deflate…) left in the headers is
 /// dropped on reading, with a `Content-Length` that no longer fits, so a client does not
-/// try to decompress plain bytes. A status of 0 is a failed request (Chrome's `_error`).
+/// try to decompress plain bytes. A status of 0 is a failed request (Chrome's `_error`); a
+/// `_error` beside a status is a transfer that failed after its response (`Track.Response.failure`).
 /// A WebSocket handshake's messages are Chrome's `_webSocketMessages` (`HARFormat+WebSocket.swift`).
 /// Writing lives in `HARFormat+Writing.swift`.
 enum HARFormat {
@@ -69,6 +70,10 @@ enum HARFormat {
                 throw StructureError(path: responsePath.key("status"), problem: "\(status) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404, or 0 for a failed request")
             }
             var response = try decodeResponse(responseValue, status: status, path: responsePath)
+            if holdsError(entry: entry, response: responseValue) {
+                // Chrome's `_error` beside a status: the transfer failed after its response.
+                response.failure = try decodeFailure(entry: entry, response: responseValue, path: path)
+            }
             if holdsConversation(entry, status: status) {
                 response.conversation = try decodeConversation(entry, path: path, issues: &issues)
                 if status != 101 {
@@ -184,6 +189,13 @@ enum HARFormat {
         }
     }
 
+    /// Whether the entry names an error (`_gramophoneError`, or a `_error` text; Chrome writes
+    /// `"_error": null` when there was none).
+    private static func holdsError(entry: JSONValue, response: JSONValue) -> Bool {
+        if let saved = response["_gramophoneError"], saved != .null { return true }
+        return !(entry["_error"]?.stringValue ?? response["_error"]?.stringValue ?? "").isEmpty
+    }
+
     private static func decodeFailure(entry: JSONValue, response: JSONValue, path: DecodingPath) throws -> Track.Failure {
         if let saved = response["_gramophoneError"], saved != .null {
             let errorPath = path.key("response").key("_gramophoneError")
@@ -202,6 +214,9 @@ enum HARFormat {
         case let text where text.contains("CONNECTION_REFUSED"): code = .cannotConnectToHost
         case let text where text.contains("TIMED_OUT"): code = .timedOut
         case let text where text.contains("ABORTED"): code = .cancelled
+        // A body cut short after its response.
+        case let text where ["CONNECTION_RESET", "CONNECTION_CLOSED", "INCOMPLETE_CHUNKED_ENCODING", "CONTENT_LENGTH_MISMATCH"].contains(where: text.contains):
+            code = .networkConnectionLost
         default: code = .unknown
         }
         return Track.Failure(code, description: message.isEmpty ? nil : message)

@@ -8,6 +8,7 @@ import Foundation
 ///                response = { status; url; httpVersion; headers; body = <data> };
 ///                error = { domain; code; description }; recordedAt = "ISO 8601"; duration } ) }
 /// ```
+/// A track holds `response` or `error`, or both when the transfer failed after its response.
 /// Bodies are always `<data>`, so every byte comes back as written; headers are a list of
 /// name/value pairs so order and repeats survive. Reading also takes headers as a
 /// dictionary (string or list values) and text bodies as strings. XML and binary plists
@@ -78,24 +79,17 @@ enum PropertyListFormat {
             guard (100...999).contains(status) else {
                 throw StructureError(path: responsePath.key("status"), problem: "\(status) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404")
             }
-            outcome = .response(
-                Track.Response(
-                    status: status,
-                    headers: try headers(fields["headers"], at: responsePath.key("headers")),
-                    body: try body(fields["body"], at: responsePath.key("body")),
-                    url: try fields["url"].map { try url($0, at: responsePath.key("url")) },
-                    httpVersion: try fields["httpVersion"].map { try string($0, at: responsePath.key("httpVersion")) }))
+            var response = Track.Response(
+                status: status,
+                headers: try headers(fields["headers"], at: responsePath.key("headers")),
+                body: try body(fields["body"], at: responsePath.key("body")),
+                url: try fields["url"].map { try url($0, at: responsePath.key("url")) },
+                httpVersion: try fields["httpVersion"].map { try string($0, at: responsePath.key("httpVersion")) })
+            // An error beside the response: the transfer failed after the response arrived.
+            if let errorValue = track["error"] { response.failure = try failure(errorValue, at: path.key("error")) }
+            outcome = .response(response)
         } else if let errorValue = track["error"] {
-            let errorPath = path.key("error")
-            let fields = try dictionary(errorValue, at: errorPath)
-            guard let code = fields["code"] else {
-                throw StructureError(path: errorPath, problem: "missing \"code\"", fix: "An error needs its domain and code")
-            }
-            outcome = .failure(
-                Track.Failure(
-                    domain: try fields["domain"].map { try string($0, at: errorPath.key("domain")) } ?? NSURLErrorDomain,
-                    code: try int(code, at: errorPath.key("code")),
-                    description: try fields["description"].map { try string($0, at: errorPath.key("description")) } ?? ""))
+            outcome = .failure(try failure(errorValue, at: path.key("error")))
         } else {
             throw StructureError(path: path, problem: "missing \"response\"", fix: "Every track needs a \"response\" or an \"error\"")
         }
@@ -207,6 +201,18 @@ enum PropertyListFormat {
             ]))
     }
 
+    /// The error stored at `errorPath`: `{domain; code; description}`.
+    private static func failure(_ errorValue: Any, at errorPath: DecodingPath) throws -> Track.Failure {
+        let fields = try dictionary(errorValue, at: errorPath)
+        guard let code = fields["code"] else {
+            throw StructureError(path: errorPath, problem: "missing \"code\"", fix: "An error needs its domain and code")
+        }
+        return Track.Failure(
+            domain: try fields["domain"].map { try string($0, at: errorPath.key("domain")) } ?? NSURLErrorDomain,
+            code: try int(code, at: errorPath.key("code")),
+            description: try fields["description"].map { try string($0, at: errorPath.key("description")) } ?? "")
+    }
+
     private static func encodeTrack(_ track: Track) -> PropertyListWriter.Value {
         var fields: [String: PropertyListWriter.Value] = [:]
         var request: [String: PropertyListWriter.Value] = [
@@ -216,14 +222,15 @@ enum PropertyListFormat {
         ]
         if !track.request.body.isEmpty { request["body"] = .data(track.request.body) }
         fields["request"] = .dictionary(request)
-        switch track.outcome {
-        case .response(let response):
+        if let response = track.response {
             var values: [String: PropertyListWriter.Value] = ["status": .integer(response.status), "headers": encodeHeaders(response.headers)]
             if !response.body.isEmpty { values["body"] = .data(response.body) }
             if let url = response.url { values["url"] = .string(url.absoluteString) }
             if let version = response.httpVersion { values["httpVersion"] = .string(version) }
             fields["response"] = .dictionary(values)
-        case .failure(let failure):
+        }
+        // In place of the response, or beside it when the transfer failed after the response.
+        if let failure = track.failure ?? track.response?.failure {
             fields["error"] = .dictionary(["domain": .string(failure.domain), "code": .integer(failure.code), "description": .string(failure.description)])
         }
         // A plist <date> keeps whole seconds only; the ISO text keeps milliseconds.

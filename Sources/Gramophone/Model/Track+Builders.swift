@@ -6,6 +6,7 @@ import Foundation
 //     Track("POST https://api.example.com/users", .json(#"{"id":43}"#, status: 201))
 //     Track("https://api.example.com/logo.png", .data(png, contentType: "image/png"))
 //     Track("https://api.example.com/feed", .error(.notConnectedToInternet))
+//     Track("https://api.example.com/feed", .status(200).failing(with: URLError(.networkConnectionLost)))
 
 extension Track {
     /// A track that answers `request` with `outcome`: `Track("GET https://api.example.com/users/42", .json(#"{"id":42}"#))`.
@@ -87,6 +88,20 @@ extension Track.Outcome {
     /// A transport error, replayed as `URLError(code)`.
     public static func error(_ code: URLError.Code) -> Self {
         .failure(Track.Failure(code))
+    }
+
+    /// The same response, then `error`: the transfer failed after the response arrived, as
+    /// `.status(400).failing(with: URLError(.networkConnectionLost))`. Sets
+    /// ``Track/Response/failure``; an `NSError` of any domain keeps its domain, code and
+    /// description. On an outcome that is already an error, the error becomes `error`.
+    public func failing(with error: any Error) -> Self {
+        switch self {
+        case .response(var response):
+            response.failure = Track.Failure(error)
+            return .response(response)
+        case .failure:
+            return .failure(Track.Failure(error))
+        }
     }
 
     static func encode(_ value: some Encodable, with encoder: JSONEncoder?) throws -> Data {

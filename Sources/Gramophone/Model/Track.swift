@@ -1,6 +1,7 @@
 import Foundation
 
-/// One recorded exchange: a request and what came back, a response or an error.
+/// One recorded exchange: a request and what came back, a response or an error (or a response
+/// and then an error: ``Track/Response/failure``).
 ///
 /// Tracks are plain values: build them in code (see `Track.json(_:)` and friends), read them
 /// from a vinyl file, or record them. A vinyl plays them back.
@@ -43,7 +44,9 @@ public struct Track: Sendable, Hashable {
     public enum Outcome: Sendable, Hashable {
         /// An HTTP response, whatever its status.
         case response(Response)
-        /// An error instead of a response: no connection, a timeout, a cancelled request.
+        /// An error instead of a response: no connection, a timeout, a cancelled request. An
+        /// error after the response (the connection lost mid-body) is the response's
+        /// ``Track/Response/failure``.
         case failure(Failure)
     }
 
@@ -87,6 +90,39 @@ public struct Track: Sendable, Hashable {
 
         /// How the body was streamed (`12 chunks over 480 ms, finished`), for the CLI; nil when it was not.
         package var streamSummary: String? { stream?.summary }
+
+        /// The error the transfer ended with after this response arrived (the connection lost
+        /// mid-body, a timeout), or nil when it ended cleanly. A replay hands over the status,
+        /// headers and body, then this error, as URLSession reports such a transfer: `data(for:)`
+        /// throws it, a completion handler gets the response with it (and no data), a delegate
+        /// gets the response and the body, then `didCompleteWithError`.
+        ///
+        /// Stored as the end of the body's stream (a vinyl's `"stream": {"end": {"error": …}}`);
+        /// setting it on a body that was not streamed makes the body one piece, so it replays as
+        /// before, then the error. A stream the caller cancelled while recording reads as
+        /// `URLError.cancelled`, the error its replay ends with.
+        public var failure: Failure? {
+            get { stream.flatMap { Self.failure(endingAt: $0.end) } }
+            set {
+                guard let failure = newValue else {
+                    guard let current = stream, Self.failure(endingAt: current.end) != nil else { return }
+                    // A stream made only to carry the error (one piece, at once) goes with it.
+                    let onePiece = current.chunks.count <= 1 && current.chunks.allSatisfy { $0.offset == 0 }
+                    stream = onePiece ? nil : TrackStream(chunks: current.chunks, end: .finished)
+                    return
+                }
+                let chunks = stream?.chunks ?? (body.isEmpty ? [] : [TrackStream.Chunk(offset: 0, length: body.count)])
+                stream = TrackStream(chunks: chunks, end: .failed(failure))
+            }
+        }
+
+        private static func failure(endingAt end: TrackStream.End) -> Failure? {
+            switch end {
+            case .failed(let failure): return failure
+            case .cancelled: return Failure(.cancelled)
+            case .finished, .stopped: return nil
+            }
+        }
 
         /// A response; `httpVersion` is the protocol the status line names (`HTTP/1.1` when nil).
         public init(status: Int = 200, headers: Headers = [:], body: Data = Data(), url: URL? = nil, httpVersion: String? = nil) {

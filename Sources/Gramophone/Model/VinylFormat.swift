@@ -30,21 +30,29 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
     /// Whether `Vinyl.encoded(as:)` can write this format.
     package var isWritable: Bool { self != .vcr }
 
-    /// Whether a file of this format holds every track of `vinyl` as recorded: DVR cassettes
-    /// and HAR files have no place for a streamed response's chunks and timing, DVR cassettes
-    /// and property lists none for a WebSocket conversation.
+    /// Whether a file of this format holds every track of `vinyl` as recorded. Only Gramophone's
+    /// JSON holds a streamed response's chunks and timing; the others hold a body in one piece,
+    /// given at once, that ended cleanly or with an error (HAR's `_error`, an `error` beside the
+    /// response in DVR cassettes and property lists). DVR cassettes and property lists have no
+    /// place for a WebSocket conversation (HAR keeps it as Chrome's `_webSocketMessages`).
     package func canHold(_ vinyl: Vinyl) -> Bool {
-        // DVR and HAR have no place for a stream's chunks; DVR and plist none for a WebSocket
-        // conversation (HAR keeps it as Chrome's `_webSocketMessages`).
-        let holdsStreams = self == .gramophone || self == .plist
         let holdsConversations = self == .gramophone || self == .har
         switch self {
         case .vcr: return false
         case .gramophone, .plist, .dvr, .har:
             return !vinyl.tracks.contains { track in
                 guard case .response(let response) = track.outcome else { return false }
-                return (response.stream != nil && !holdsStreams) || (response.conversation != nil && !holdsConversations)
+                return (response.stream.map { !holds($0) } ?? false) || (response.conversation != nil && !holdsConversations)
             }
+        }
+    }
+
+    private func holds(_ stream: TrackStream) -> Bool {
+        guard self != .gramophone else { return true }
+        let onePieceAtOnce = stream.chunks.count <= 1 && stream.chunks.allSatisfy { $0.offset == 0 }
+        switch stream.end {
+        case .finished, .failed: return onePieceAtOnce
+        case .cancelled, .stopped: return false
         }
     }
 

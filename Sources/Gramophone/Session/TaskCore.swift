@@ -294,7 +294,9 @@ final class TaskCore: TaskEngine {
             state.state = .completed
             state.error = error
             state.driver = nil
-            return (error == nil ? state.response : nil, state.received)
+            // As URLSession documents it: the response once one arrived, whether the task then
+            // succeeded or failed (a transfer that broke off after its response).
+            return (state.response, state.received)
         }
         guard let (response, received) = ended else { return }
         if error == nil, progress.totalUnitCount < 0 {

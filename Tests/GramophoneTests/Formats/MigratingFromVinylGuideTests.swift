@@ -207,6 +207,23 @@ import FoundationNetworking
         #expect((try await turntable.data(from: api1).1 as? HTTPURLResponse)?.statusCode == 404)
     }
 
+    /// `createBadTrack(url:statusCode:error:)`: the response, then the error, both handed to the
+    /// completion handler.
+    @Test func trackFactoryBadTrackWithAnError() async throws {
+        let error = NSError(domain: "com.example.vinyl", code: 7)
+        let track = Track(Track.Request(url: api), .status(400).failing(with: error))
+        #expect(track.response?.status == 400)
+        #expect(track.response?.failure?.domain == "com.example.vinyl")
+        let turntable = Turntable(vinyl: Vinyl(name: "factory", tracks: [track]))
+        let (status, replayed) = await withCheckedContinuation { continuation in
+            turntable.dataTask(with: api) { _, response, error in
+                continuation.resume(returning: ((response as? HTTPURLResponse)?.statusCode, error.map { ($0 as NSError).domain + " \(($0 as NSError).code)" }))
+            }.resume()
+        }
+        #expect(status == 400)
+        #expect(replayed == "com.example.vinyl 7")
+    }
+
     @Test func matchers() async throws {
         let recorded = Track(Track.Request(url: URL(string: "http://api.test.com/users?a=1&b=2")!).header("Accept", "application/json"), .status(200))
         var live = URLRequest(url: URL(string: "http://api.test.com/users?b=2&a=1")!)

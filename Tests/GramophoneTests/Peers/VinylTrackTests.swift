@@ -9,8 +9,8 @@ import FoundationNetworking
 /// Vinyl's `TrackTests` properties, ported: `TrackFactory`'s tracks built with Gramophone's track
 /// builders (`Track(_:_:)`), and its base64, UTF-8 and JSON readers as a vinyl file in Vinyl's
 /// format read by `Vinyl(data:name:)`. Each track is checked as Vinyl checked it, and as the
-/// caller sees it replayed. Vinyl's "bad tracks created with an error" property needs a track
-/// holding a response and an error, which this branch does not build (see the report).
+/// caller sees it replayed. A bad track created with an error is a response that then failed
+/// (`.status(400).failing(with: error)`, `Track.Response.failure`).
 @Suite struct VinylTrackTests {
     /// What a caller is handed for `track`'s request.
     private func replayed(_ track: Track) async throws -> (Data, HTTPURLResponse) {
@@ -54,6 +54,34 @@ import FoundationNetworking
             #expect(response.statusCode == 400)
             #expect(response.url?.absoluteString == url)
             #expect(body.isEmpty)
+        }
+    }
+
+    /// Vinyl's `createBadTrack(url:statusCode:error:)` for any URL, error domain and positive code:
+    /// the track has the status and the error, and replays both, as URLSession reports a transfer
+    /// that failed after its response: the completion handler gets the response and the error.
+    @Test func badTracksCreatedWithAnErrorReflectThatError() async throws {
+        var cases = Cases(seed: 16)
+        for _ in 0..<Cases.count {
+            let url = cases.urlString()
+            let domain = cases.string()
+            let code = Int.random(in: 1...Int(Int32.max), using: &cases)
+            let error = NSError(domain: domain, code: code)
+            let track = Track(Track.Request(url: URL(string: url)!), .status(400).failing(with: error))
+            #expect(track.response?.status == 400)
+            #expect(track.response?.failure?.domain == domain)
+            #expect(track.response?.failure?.code == code)
+
+            let turntable = Turntable(vinyl: Vinyl(name: "track", tracks: [track]))
+            let calls = HandlerCalls<HandlerCall>()
+            turntable.dataTask(with: URL(string: url)!, completionHandler: calls.handler).resume()
+            let call = try #require(await calls.first(1).first)
+            #expect(call.status == 400)
+            #expect(call.url == url)
+            #expect(call.data == nil)
+            let replayedError = try #require(call.error) as NSError
+            #expect(replayedError.domain == domain)
+            #expect(replayedError.code == code)
         }
     }
 
