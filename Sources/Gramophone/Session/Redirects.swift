@@ -39,7 +39,7 @@ extension Turntable {
         return deck.withLock { deck in
             switch deck.strategy.mode {
             case .attributes(_, let playOnce):
-                return deck.index.firstMatch(for: request, parts: parts, played: playOnce ? deck.played : nil) != nil
+                return deck.index.firstMatch(for: request, parts: parts, skippingPlayed: playOnce) != nil
             case .trackOrder(let checking):
                 let position = deck.nextInOrder
                 guard position < deck.index.tracks.count else { return false }

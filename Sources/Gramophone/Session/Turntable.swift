@@ -29,7 +29,6 @@ public final class Turntable: NetworkSession, Sendable {
         var strategyFollowsVinyl: Bool
         var index: TrackIndex
         var playCounts: [Int]
-        var played: [Bool]
         var nextInOrder = 0
         /// The position of the first track recorded by this Turntable (`Int.max` before one is).
         var firstRecorded = Int.max
@@ -61,7 +60,6 @@ public final class Turntable: NetworkSession, Sendable {
             strategyFollowsVinyl = strategy == nil
             index = TrackIndex(tracks: vinyl.tracks, matchers: self.strategy.matchers)
             playCounts = Array(repeating: 0, count: vinyl.tracks.count)
-            played = Array(repeating: false, count: vinyl.tracks.count)
             heads = Array(repeating: nil, count: vinyl.tracks.count)
         }
 
@@ -303,7 +301,7 @@ public final class Turntable: NetworkSession, Sendable {
             if recordingRepeats, index >= deck.firstRecorded { return nil }
             deck.log(sent ?? live)
             deck.playCounts[index] += 1
-            deck.played[index] = true
+            deck.index.setPlayed(index, true)
             deck.answered += 1
             let track = deck.index.tracks[index]
             let source = Answer.Source.track(index, recordedDuration: track.duration)
@@ -343,8 +341,8 @@ public final class Turntable: NetworkSession, Sendable {
         case .attributes(_, let playOnce):
             // Identical requests get their recorded occurrences in order; once all have played,
             // the last repeats, or, playing each once, the request misses.
-            if playOnce { return deck.index.firstMatch(for: live, parts: liveParts, played: deck.played) }
-            return deck.index.nextOccurrence(for: live, parts: liveParts, played: deck.played)
+            if playOnce { return deck.index.firstMatch(for: live, parts: liveParts, skippingPlayed: true) }
+            return deck.index.nextOccurrence(for: live, parts: liveParts)
         case .trackOrder(let checking):
             let position = deck.nextInOrder
             guard position < deck.index.tracks.count else { return nil }
@@ -380,7 +378,7 @@ public final class Turntable: NetworkSession, Sendable {
                 report.nearestTrackIndex = index
                 report.nearestRequest = deck.index.tracks[index].request
                 report.differences = differences
-                if differences.isEmpty && playOnce && deck.played[index] {
+                if differences.isEmpty && playOnce && deck.index.played[index] {
                     report.note = "track #\(index) matches but has already been played, and each track plays once"
                 }
             }

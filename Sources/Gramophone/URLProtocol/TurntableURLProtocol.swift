@@ -206,7 +206,7 @@ extension Turntable {
         let parts = RequestParts(live)
         return deck.withLock { deck in
             guard case .attributes(_, let playOnce) = deck.strategy.mode, deck.strategy.echoes.isEmpty,
-                let index = deck.index.firstMatch(for: live, parts: parts, played: playOnce ? deck.played : nil)
+                let index = deck.index.firstMatch(for: live, parts: parts, skippingPlayed: playOnce)
             else { return true }
             guard case .response(let response) = deck.index.tracks[index].outcome else { return false }
             return response.stream != nil || response.body.count > size || (300..<400).contains(response.status)
