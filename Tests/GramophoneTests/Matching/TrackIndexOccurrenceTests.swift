@@ -76,7 +76,7 @@ import Testing
 
     /// Random plays, give-backs and recordings, with a custom rule the key cannot answer: each
     /// answer is the one a scan of every track gives, and the unplayed count is the recount.
-    @Test(arguments: [UInt64(1), 2, 3, 4, 5, 6, 7, 8])
+    @Test(arguments: [UInt64(1), 2, 3, 4])
     func answersAgreeWithAScanOfEveryTrack(seed: UInt64) {
         let pool = [
             Self.post(#"{"a":1}"#), Self.post(#"{ "a" : 1 }"#), Self.post(#"{"a":1}"#, "text/plain"), Self.post(""),

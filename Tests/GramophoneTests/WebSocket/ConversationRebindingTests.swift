@@ -33,8 +33,10 @@ import FoundationNetworking
         return socket
     }
 
-    @Test func aTrackGivenBackIsTheNextConnectionsAfterLaterOnesPlayed() async throws {
-        let turntable = Turntable(vinyl: Vinyl(name: "echo", tracks: [Self.conversation(says: "a"), Self.conversation(says: "b")]))
+    /// With the default strategy, and with one that leaves bodies out of the index.
+    @Test(arguments: [MatchingStrategy.default, .attributes([.method, .url])])
+    func aTrackGivenBackIsTheNextConnectionsAfterLaterOnesPlayed(matching: MatchingStrategy) async throws {
+        let turntable = Turntable(vinyl: Vinyl(name: "echo", tracks: [Self.conversation(says: "a"), Self.conversation(says: "b")]), matching: matching)
         let first = try await Self.open(turntable)  // track 0
         _ = try await Self.open(turntable)  // track 1
         // The first client says what track 1 holds: it moves there and gives track 0 back.
