@@ -84,8 +84,8 @@ import Testing
         ]
         let sameRun = Matcher.custom("run") { live, recorded in live.headers["X-Run"] == recorded.headers["X-Run"] }
         let matchers: [Matcher] = [.method, .url, .body, sameRun]
-        var random = SplitMix(seed: seed)
-        var tracks = (0..<12).map { Track(pool[random.next(pool.count)], .text("\($0)")) }
+        var random = SplitMix64(seed: seed)
+        var tracks = (0..<12).map { Track(pool[Int.random(in: 0..<pool.count, using: &random)], .text("\($0)")) }
         var index = TrackIndex(tracks: tracks, matchers: matchers)
         var played = Array(repeating: false, count: tracks.count)
 
@@ -101,8 +101,8 @@ import Testing
         }
 
         for step in 0..<400 {
-            let live = pool[random.next(pool.count)]
-            switch random.next(10) {
+            let live = pool[Int.random(in: 0..<pool.count, using: &random)]
+            switch Int.random(in: 0..<10, using: &random) {
             case 0..<5:
                 let expected = scan(live, lastToo: true)
                 #expect(Self.play(live, in: &index) == expected, "step \(step)")
@@ -123,21 +123,4 @@ import Testing
             #expect(index.unplayedCount == played.filter { !$0 }.count, "step \(step)")
         }
     }
-}
-
-/// A seeded generator: the same seed gives the same steps on every run and platform.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(_ count: Int) -> Int { Int(next() % UInt64(count)) }
 }
