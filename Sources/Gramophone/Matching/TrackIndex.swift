@@ -7,27 +7,42 @@
 struct TrackIndex: Sendable {
     private(set) var tracks: [Track]
     private(set) var parts: [RequestParts]
+    /// Which tracks have played: occurrences answer in order, and a play-once strategy skips
+    /// them. Changed only through `setPlayed(_:_:)`, which keeps the buckets' counts.
+    private(set) var played: [Bool]
     private let keyed: [Matcher]
     let unkeyed: [Matcher]
-    private var buckets: [String: Bucket]
+    /// The buckets of both kinds, found by key in `keyedBuckets` and `byteBuckets`: a track's
+    /// buckets are numbers (`homes`), so a play updates their counts without hashing a key.
+    private var buckets: [Bucket] = []
+    private var keyedBuckets: [String: Int] = [:]
     /// Tracks by the same key with each body as a digest of its bytes: a body byte-identical to a
     /// recorded one matches whatever each side's `Content-Type` makes of it. The digest keeps the
     /// index from holding a second copy of every body; candidates compare the bytes themselves.
     /// Empty unless bodies are keyed.
-    private var byteBuckets: [String: [Int]] = [:]
+    private var byteBuckets: [String: Int] = [:]
+    /// Each track's keyed bucket and byte bucket (the same when bodies are not keyed).
+    private var homes: [(keyed: Int, bytes: Int)] = []
+    /// Tracks not played yet, in all: none, and a repeat needs no search for one.
+    private(set) var unplayedCount: Int
     private let keysBodies: Bool
     /// Ranks tracks for miss reports.
     private var nearestIndex: NearestTrackIndex
 
     struct Bucket: Sendable {
-        var tracks: [Int]
+        /// Track positions, ascending.
+        var tracks: [Int] = []
         /// Tracks before this position have all been played (play-once bookkeeping).
         var firstUnplayed = 0
+        /// How many of `tracks` have not played: none, and a repeat goes straight to the last.
+        var unplayed = 0
     }
 
     init(tracks: [Track], matchers: [Matcher]) {
         self.tracks = tracks
         parts = tracks.map { RequestParts($0.request) }
+        played = Array(repeating: false, count: tracks.count)
+        unplayedCount = tracks.count
         // `.url` subsumes its parts: keying on both would only cost time.
         let keyable = matchers.filter(\.isIndexable)
         keyed =
@@ -36,14 +51,31 @@ struct TrackIndex: Sendable {
             : keyable
         unkeyed = matchers.filter { !$0.isIndexable }
         keysBodies = keyed.contains(where: \.readsBody)
-        var buckets: [String: Bucket] = [:]
-        buckets.reserveCapacity(tracks.count)
-        for index in tracks.indices {
-            buckets[Self.key(tracks[index].request, parts[index], keyed), default: Bucket(tracks: [])].tracks.append(index)
-            if keysBodies { byteBuckets[Self.byteKey(tracks[index].request, parts[index], keyed), default: []].append(index) }
-        }
-        self.buckets = buckets
         nearestIndex = NearestTrackIndex(parts: parts)
+        keyedBuckets.reserveCapacity(tracks.count)
+        homes.reserveCapacity(tracks.count)
+        for index in tracks.indices { file(index, played: false) }
+    }
+
+    /// Puts track `position` (the last so far) into its buckets.
+    private mutating func file(_ position: Int, played isPlayed: Bool) {
+        let request = tracks[position].request
+        let keyedHome = Self.bucket(Self.key(request, parts[position], keyed), in: &keyedBuckets, of: &buckets)
+        let byteHome = keysBodies ? Self.bucket(Self.byteKey(request, parts[position], keyed), in: &byteBuckets, of: &buckets) : keyedHome
+        homes.append((keyedHome, byteHome))
+        buckets[keyedHome].tracks.append(position)
+        if !isPlayed { buckets[keyedHome].unplayed += 1 }
+        guard byteHome != keyedHome else { return }
+        buckets[byteHome].tracks.append(position)
+        if !isPlayed { buckets[byteHome].unplayed += 1 }
+    }
+
+    /// The number of the bucket filed under `key`, made if there is none.
+    private static func bucket(_ key: String, in numbers: inout [String: Int], of buckets: inout [Bucket]) -> Int {
+        if let number = numbers[key] { return number }
+        numbers[key] = buckets.count
+        buckets.append(Bucket())
+        return buckets.count - 1
     }
 
     private static func key(_ request: Track.Request, _ parts: RequestParts, _ matchers: [Matcher]) -> String {
@@ -63,6 +95,10 @@ struct TrackIndex: Sendable {
     }
 
     /// `key` with each body component a digest of the body's bytes (their count and hash).
+    ///
+    /// A digest starts with `r`, which no key component of an empty body does (`""`, or a GET's
+    /// GraphQL `q…`): the byte bucket of a request without a body holds only tracks without one
+    /// and with its key, all in its keyed bucket, so such a request never looks there.
     private static func byteKey(_ request: Track.Request, _ parts: RequestParts, _ matchers: [Matcher]) -> String {
         var key = ""
         for (position, matcher) in matchers.enumerated() {
@@ -79,85 +115,115 @@ struct TrackIndex: Sendable {
         return key
     }
 
-    /// `live`'s byte key, given its `key`: the key itself when there is no body to digest.
-    private func byteKey(_ live: Track.Request, _ liveParts: RequestParts, key: String) -> String {
-        live.body.isEmpty ? key : Self.byteKey(live, liveParts, keyed)
-    }
-
-    /// Adds a track at the end (a newly recorded one) and returns its position.
-    mutating func append(_ track: Track) -> Int {
+    /// Adds a track at the end (a newly recorded one, `played` when it answered the request
+    /// that recorded it) and returns its position.
+    mutating func append(_ track: Track, played isPlayed: Bool = false) -> Int {
         let position = tracks.count
         let trackParts = RequestParts(track.request)
         tracks.append(track)
         parts.append(trackParts)
-        buckets[Self.key(track.request, trackParts, keyed), default: Bucket(tracks: [])].tracks.append(position)
-        if keysBodies { byteBuckets[Self.byteKey(track.request, trackParts, keyed), default: []].append(position) }
+        played.append(isPlayed)
+        if !isPlayed { unplayedCount += 1 }
+        file(position, played: isPlayed)
         nearestIndex.append(trackParts)
         return position
     }
 
-    /// The first track that matches, skipping played ones when `played` is given.
-    mutating func firstMatch(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]?) -> Int? {
-        firstMatch(for: live, parts: liveParts, played: played, key: Self.key(live, liveParts, keyed))
+    /// Marks track `position` played or not (a conversation that moved to another track gives
+    /// its first one back), keeping the counts of its buckets.
+    mutating func setPlayed(_ position: Int, _ isPlayed: Bool) {
+        guard played[position] != isPlayed else { return }
+        played[position] = isPlayed
+        unplayedCount += isPlayed ? -1 : 1
+        let home = homes[position]
+        count(position, isPlayed, in: home.keyed)
+        if home.bytes != home.keyed { count(position, isPlayed, in: home.bytes) }
     }
 
-    /// The next recorded occurrence of `live`: the first unplayed track that matches, else
-    /// (every occurrence played) the last, which answers the repeats. One key for both lookups.
-    mutating func nextOccurrence(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]) -> Int? {
+    private mutating func count(_ position: Int, _ isPlayed: Bool, in number: Int) {
+        buckets[number].unplayed += isPlayed ? -1 : 1
+        // A track given back before the bucket's first unplayed one moves that back to it.
+        if !isPlayed, let place = Self.place(of: position, in: buckets[number].tracks), place < buckets[number].firstUnplayed {
+            buckets[number].firstUnplayed = place
+        }
+    }
+
+    /// Where `position` is in the ascending `tracks`.
+    private static func place(of position: Int, in tracks: [Int]) -> Int? {
+        var low = 0, high = tracks.count
+        while low < high {
+            let middle = (low + high) / 2
+            if tracks[middle] < position { low = middle + 1 } else { high = middle }
+        }
+        return low < tracks.count && tracks[low] == position ? low : nil
+    }
+
+    /// The first track that matches, skipping played ones when `skippingPlayed`.
+    mutating func firstMatch(for live: Track.Request, parts liveParts: RequestParts, skippingPlayed: Bool) -> Int? {
+        if skippingPlayed && unplayedCount == 0 { return nil }
         let key = Self.key(live, liveParts, keyed)
-        // Every call of a replayed repeat takes both lookups: the byte key is built once, and
-        // for a request without a body it is the key itself (a digest stands only for a body).
-        let byteKey = keysBodies ? byteKey(live, liveParts, key: key) : nil
-        return firstMatch(for: live, parts: liveParts, played: played, key: key, byteKey: byteKey)
-            ?? lastMatch(for: live, parts: liveParts, key: key, byteKey: byteKey)
+        if let number = keyedBuckets[key], let match = first(in: number, for: live, liveParts, skippingPlayed: skippingPlayed, byBytes: false) {
+            return match
+        }
+        guard let number = byteBucket(for: live, liveParts) else { return nil }
+        return first(in: number, for: live, liveParts, skippingPlayed: skippingPlayed, byBytes: true)
     }
 
-    private mutating func firstMatch(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]?, key: String, byteKey: String? = nil) -> Int? {
-        if let match = firstKeyedMatch(for: live, parts: liveParts, played: played, key: key) { return match }
-        guard keysBodies, let candidates = byteBuckets[byteKey ?? self.byteKey(live, liveParts, key: key)] else { return nil }
-        return candidates.first { candidate in
-            played?[candidate] != true
-                // Equal digests of unequal bodies are told apart here.
-                && (live.body.isEmpty || tracks[candidate].request.body == live.body)
-                && unkeyed.allSatisfy { $0.matches(live: live, liveParts: liveParts, recorded: tracks[candidate].request, recordedParts: parts[candidate]) }
+    /// The next recorded occurrence of `live`: the first unplayed track that matches (by key,
+    /// then by bytes), else (every occurrence played) the last (by key, then by bytes), which
+    /// answers the repeats. Each bucket is found once; a repeat, with nothing unplayed left in
+    /// its buckets, searches neither for an unplayed track.
+    mutating func nextOccurrence(for live: Track.Request, parts liveParts: RequestParts) -> Int? {
+        let keyedNumber = keyedBuckets[Self.key(live, liveParts, keyed)]
+        if let keyedNumber, let match = first(in: keyedNumber, for: live, liveParts, skippingPlayed: true, byBytes: false) {
+            return match
         }
+        // The byte key (a hash of the body) is built only when something is left to find with it.
+        let byteNumber = unplayedCount > 0 ? byteBucket(for: live, liveParts) : nil
+        if let byteNumber, let match = first(in: byteNumber, for: live, liveParts, skippingPlayed: true, byBytes: true) {
+            return match
+        }
+        if let keyedNumber, let last = last(in: keyedNumber, for: live, liveParts, byBytes: false) { return last }
+        guard let number = unplayedCount > 0 ? byteNumber : byteBucket(for: live, liveParts) else { return nil }
+        return last(in: number, for: live, liveParts, byBytes: true)
     }
 
-    private mutating func firstKeyedMatch(for live: Track.Request, parts liveParts: RequestParts, played: [Bool]?, key: String) -> Int? {
-        guard let bucketIndex = buckets.index(forKey: key) else { return nil }
-        var bucket = buckets.values[bucketIndex]
-        if let played {
-            while bucket.firstUnplayed < bucket.tracks.count, played[bucket.tracks[bucket.firstUnplayed]] {
-                bucket.firstUnplayed += 1
-            }
-            buckets.values[bucketIndex].firstUnplayed = bucket.firstUnplayed
-        }
-        let start = played == nil ? 0 : bucket.firstUnplayed
-        for position in start..<bucket.tracks.count {
-            let candidate = bucket.tracks[position]
-            if let played, played[candidate] { continue }
-            if unkeyed.allSatisfy({ $0.matches(live: live, liveParts: liveParts, recorded: tracks[candidate].request, recordedParts: parts[candidate]) }) {
-                return candidate
-            }
+    /// The byte bucket `live` may find more tracks in than in its keyed one: none without a body.
+    private func byteBucket(for live: Track.Request, _ liveParts: RequestParts) -> Int? {
+        guard keysBodies, !live.body.isEmpty else { return nil }
+        return byteBuckets[Self.byteKey(live, liveParts, keyed)]
+    }
+
+    /// Whether track `candidate` of a bucket answers `live`: the custom matchers agree, and a
+    /// byte bucket's bodies are equal (equal digests of unequal bodies are told apart here).
+    private func answers(_ candidate: Int, _ live: Track.Request, _ liveParts: RequestParts, byBytes: Bool) -> Bool {
+        (!byBytes || tracks[candidate].request.body == live.body)
+            && unkeyed.allSatisfy { $0.matches(live: live, liveParts: liveParts, recorded: tracks[candidate].request, recordedParts: parts[candidate]) }
+    }
+
+    private mutating func first(in number: Int, for live: Track.Request, _ liveParts: RequestParts, skippingPlayed: Bool, byBytes: Bool) -> Int? {
+        guard skippingPlayed else { return buckets[number].tracks.first { answers($0, live, liveParts, byBytes: byBytes) } }
+        guard buckets[number].unplayed > 0 else { return nil }
+        let candidates = buckets[number].tracks
+        var start = buckets[number].firstUnplayed
+        while start < candidates.count, played[candidates[start]] { start += 1 }
+        buckets[number].firstUnplayed = start
+        for candidate in candidates[start...] where !played[candidate] && answers(candidate, live, liveParts, byBytes: byBytes) {
+            return candidate
         }
         return nil
     }
 
-    /// The last track that matches: once every recorded occurrence of a request has played,
-    /// the last one answers the repeats.
-    private func lastMatch(for live: Track.Request, parts liveParts: RequestParts, key: String, byteKey: String?) -> Int? {
-        let agrees = { (candidate: Int) in
-            unkeyed.allSatisfy { $0.matches(live: live, liveParts: liveParts, recorded: tracks[candidate].request, recordedParts: parts[candidate]) }
-        }
-        if let bucket = buckets[key], let last = bucket.tracks.last(where: agrees) { return last }
-        guard keysBodies, let candidates = byteBuckets[byteKey ?? self.byteKey(live, liveParts, key: key)] else { return nil }
-        return candidates.last { (live.body.isEmpty || tracks[$0].request.body == live.body) && agrees($0) }
+    /// The last track of the bucket that matches: once every recorded occurrence of a request
+    /// has played, the last one answers the repeats.
+    private func last(in number: Int, for live: Track.Request, _ liveParts: RequestParts, byBytes: Bool) -> Int? {
+        buckets[number].tracks.last { answers($0, live, liveParts, byBytes: byBytes) }
     }
 
     /// Every track that matches, in track order: DVR's strategy chooses among them.
     func allMatches(for live: Track.Request, parts liveParts: RequestParts) -> [Int] {
-        guard let bucket = buckets[Self.key(live, liveParts, keyed)] else { return [] }
-        return bucket.tracks.filter { candidate in
+        guard let number = keyedBuckets[Self.key(live, liveParts, keyed)] else { return [] }
+        return buckets[number].tracks.filter { candidate in
             unkeyed.allSatisfy { $0.matches(live: live, liveParts: liveParts, recorded: tracks[candidate].request, recordedParts: parts[candidate]) }
         }
     }

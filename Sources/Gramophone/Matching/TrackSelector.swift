@@ -1,14 +1,13 @@
 import Foundation
 
 /// Which track answers a request, as the matching strategy says: the one place the strategy's
-/// kind is switched on. It holds what choosing needs: the tracks' index, which have played,
-/// and the position in track order.
+/// kind is switched on. It holds what choosing needs: the tracks' index (which keeps which
+/// have played) and the position in track order.
 struct TrackSelector: Sendable {
     var strategy: MatchingStrategy
     /// No strategy was given: it follows the vinyl (`MatchingStrategy.chosen(for:)`).
     var strategyFollowsVinyl: Bool
     var index: TrackIndex
-    var played: [Bool]
     var nextInOrder = 0
 
     /// A selector over `vinyl`'s tracks, with `strategy` or else the vinyl's own.
@@ -16,18 +15,17 @@ struct TrackSelector: Sendable {
         self.strategy = strategy ?? .chosen(for: vinyl)
         strategyFollowsVinyl = strategy == nil
         index = TrackIndex(tracks: vinyl.tracks, matchers: self.strategy.matchers)
-        played = Array(repeating: false, count: vinyl.tracks.count)
     }
 
     /// The track that answers `live`, taken: in track order the position moves on. The caller
-    /// marks it played. Nil when none matches.
+    /// marks it played (`index.setPlayed`). Nil when none matches.
     mutating func select(_ live: Track.Request, parts: RequestParts) -> Int? {
         switch strategy.mode {
         case .attributes(_, let playOnce):
             // Identical requests get their recorded occurrences in order; once all have played,
             // the last repeats, or, playing each once, the request misses.
-            if playOnce { return index.firstMatch(for: live, parts: parts, played: played) }
-            return index.nextOccurrence(for: live, parts: parts, played: played)
+            if playOnce { return index.firstMatch(for: live, parts: parts, skippingPlayed: true) }
+            return index.nextOccurrence(for: live, parts: parts)
         case .trackOrder:
             guard let position = inOrder(live, parts: parts) else { return nil }
             nextInOrder += 1
@@ -43,7 +41,7 @@ struct TrackSelector: Sendable {
     mutating func peek(_ live: Track.Request, parts: RequestParts) -> Int? {
         switch strategy.mode {
         case .attributes(_, let playOnce):
-            return index.firstMatch(for: live, parts: parts, played: playOnce ? played : nil)
+            return index.firstMatch(for: live, parts: parts, skippingPlayed: playOnce)
         case .trackOrder:
             return inOrder(live, parts: parts)
         case .dvr(let dvr):
@@ -84,7 +82,7 @@ struct TrackSelector: Sendable {
                 report.nearestTrackIndex = nearest
                 report.nearestRequest = index.tracks[nearest].request
                 report.differences = differences
-                if differences.isEmpty && playOnce && played[nearest] {
+                if differences.isEmpty && playOnce && index.played[nearest] {
                     report.note = "track #\(nearest) matches but has already been played, and each track plays once"
                 }
             }

@@ -86,6 +86,9 @@ final class Recorder: Sendable {
     /// or, concurrently, by another writer) are this run's, never replaced. With a
     /// `Recording.runKey`, when the first Turntable of that key began recording the file.
     let runStart: Date
+    /// This recording run of the file: Turntables sharing a `Recording.runKey` share it. Made
+    /// once: standardising the path was a tenth of recording a small exchange.
+    let runName: String
     /// Set when the vinyl was older than `Recording.reRecordAfter`.
     let staleness: Staleness?
     let ledger = Locked(Ledger())
@@ -132,6 +135,7 @@ final class Recorder: Sendable {
         let run = Self.run(of: file, key: recording.runKey, starts: isNew || mode == .all)
         startedInThisRun = run.startedHere
         runStart = run.start
+        runName = file.standardizedFileURL.path + "\u{0}" + String(run.start.timeIntervalSinceReferenceDate)
         nearestNames = isNew ? VinylNames.nearest(to: vinylName, besides: file) : []
         var state = SaveState(known: loaded, replaceable: mode == .all ? loaded : [])
         if let loadedFrom, mode != .all {
@@ -172,9 +176,6 @@ final class Recorder: Sendable {
             return (now, false)
         }
     }
-
-    /// This recording run of the file: Turntables sharing a `Recording.runKey` share it.
-    var runName: String { file.standardizedFileURL.path + "\u{0}" + String(runStart.timeIntervalSinceReferenceDate) }
 
     /// Whether a miss may go to the network and be recorded.
     var mayRecord: Bool {

@@ -136,11 +136,10 @@ extension Turntable.Deck {
     /// Adds a freshly recorded track so later requests can match it. The request it answered
     /// counts as its first play (a play-once strategy moves on to the next track).
     mutating func appendRecorded(_ track: Track) {
-        let index = self.index.append(track)
+        let index = self.index.append(track, played: true)
         firstRecorded = min(firstRecorded, index)
         vinyl.tracks.append(track)
         playCounts.append(1)
-        played.append(true)
         heads.append(nil)
         // In track order, a track recorded at the end of the vinyl is the one just played.
         if selector.nextInOrder == index { selector.nextInOrder += 1 }

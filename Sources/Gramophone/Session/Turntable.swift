@@ -67,10 +67,6 @@ public final class Turntable: NetworkSession, Sendable {
             get { selector.index }
             _modify { yield &selector.index }
         }
-        var played: [Bool] {
-            get { selector.played }
-            _modify { yield &selector.played }
-        }
 
         /// Puts `vinyl` on with `strategy` (nil: the vinyl's own), forgetting what was played
         /// of the one before. The ledger (`misses`, `missLog`, `answered`, `echoed`,
@@ -323,7 +319,7 @@ public final class Turntable: NetworkSession, Sendable {
             if recordingRepeats, index >= deck.firstRecorded { return nil }
             deck.log(sent ?? live)
             deck.playCounts[index] += 1
-            deck.played[index] = true
+            deck.index.setPlayed(index, true)
             deck.answered += 1
             let track = deck.index.tracks[index]
             let source = Answer.Source.track(index, recordedDuration: track.duration)

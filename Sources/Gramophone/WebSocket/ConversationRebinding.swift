@@ -75,11 +75,11 @@ extension Turntable.Deck {
         guard playCounts.indices.contains(old), playCounts.indices.contains(new) else { return }
         if playCounts[old] > 0 { playCounts[old] -= 1 }
         if playCounts[old] == 0 {
-            played[old] = false
+            index.setPlayed(old, false)
             conversationSends[old] = nil
         }
         playCounts[new] += 1
-        played[new] = true
+        index.setPlayed(new, true)
         noteSent(sent, onTrack: new)
     }
 }

@@ -228,7 +228,7 @@ import FoundationNetworking
             var index = TrackIndex(tracks: tracks, matchers: strategy)
             #expect(index.unkeyed.isEmpty, "every rule but a custom one is answered by key")
             let live = Track.Request(method: "POST", url: Self.url, headers: ["content-type": "application/json"], body: Data(#"{ "ts": 9999, "page": 9999.0 }"#.utf8))
-            #expect(index.firstMatch(for: live, parts: RequestParts(live), played: nil) == 9_999)
+            #expect(index.firstMatch(for: live, parts: RequestParts(live), skippingPlayed: false) == 9_999)
         }
     }
 
@@ -252,7 +252,7 @@ import FoundationNetworking
                 "\(matcher.description)")
             var index = TrackIndex(tracks: [Track(b, .text("b"))], matchers: [matcher])
             #expect(
-                (index.firstMatch(for: a, parts: RequestParts(a), played: nil) != nil)
+                (index.firstMatch(for: a, parts: RequestParts(a), skippingPlayed: false) != nil)
                     == matcher.matches(live: a, liveParts: RequestParts(a), recorded: b, recordedParts: RequestParts(b)), "\(matcher.description)")
         }
     }
