@@ -96,8 +96,8 @@ public struct WebSocketMessage: Sendable, Hashable {
         case received
     }
 
-    /// A text frame or a binary one.
-    public enum Kind: String, Sendable, Hashable {
+    /// A text frame or a binary one (`content` says which to users).
+    package enum Kind: String, Sendable, Hashable {
         /// A text frame: the payload is UTF-8.
         case text
         /// A binary frame.
@@ -115,14 +115,14 @@ public struct WebSocketMessage: Sendable, Hashable {
     /// Which way the message went.
     public var direction: WebSocketMessage.Direction
     /// Text or binary.
-    public var kind: Kind
-    /// The payload: a text frame's UTF-8 bytes, or a binary frame's bytes.
+    package var kind: Kind
+    /// The payload as it crossed: a text frame's UTF-8 bytes, or a binary frame's bytes.
     public var payload: Data
     /// When the message crossed, in seconds after the connection opened.
     public var offset: TimeInterval
 
     /// A message of `kind` going `direction`, `offset` seconds after the connection opened.
-    public init(direction: Direction, kind: Kind, payload: Data, offset: TimeInterval = 0) {
+    package init(direction: Direction, kind: Kind, payload: Data, offset: TimeInterval = 0) {
         self.direction = direction
         self.kind = kind
         self.payload = payload

@@ -404,11 +404,6 @@ public final class Turntable: NetworkSession, Sendable {
         try await answerTimed(try Track.Request(request))
     }
 
-    /// The answer to a `GET` of `url`, as ``data(for:)`` gives it.
-    public nonisolated(nonsending) func data(from url: URL) async throws -> (Data, URLResponse) {
-        try await data(for: URLRequest(url: url))
-    }
-
     /// A data task that, once resumed, calls `completionHandler` on the delegate queue with the
     /// answer to `request`, as `URLSession`'s does.
     public func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
