@@ -60,7 +60,7 @@ public struct WebSocketConversation: Sendable, Hashable {
 
     /// "12 messages (5 sent, 7 received) over 480 ms, closed by the server with 1000", as
     /// `gramophone inspect` shows it.
-    public var summary: String {
+    package var summary: String {
         let sentCount = messages.lazy.filter { $0.direction == .sent }.count
         let span = Int((endOffset * 1000).rounded())
         let count = messages.count
@@ -73,7 +73,7 @@ extension WebSocketConversation.End {
     /// caller", "stopped by count 100", "left open (HAR, which does not record the close)",
     /// "broke off with NSURLErrorDomain -1005", as
     /// `WebSocketConversation.summary` and `gramophone inspect` say it.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .closed(let code, let reason, let by):
             let text = String(decoding: reason, as: UTF8.self)

@@ -28,9 +28,9 @@ public struct LiveRequestError: Error, CustomStringConvertible {
     /// The record mode in force.
     public var mode: RecordMode
     /// No vinyl file existed when the Turntable was made.
-    public var isNewVinyl: Bool
+    package var isNewVinyl: Bool
     /// For a new vinyl, the nearest names of the vinyls in its folder, nearest first.
-    public var nearestVinylNames: [String]
+    package var nearestVinylNames: [String]
     /// The error the real network gave, as the client's own session threw it.
     public var underlyingError: any Error
 

@@ -455,7 +455,7 @@ public struct Playback: Sendable, Equatable, CustomStringConvertible {
     public var unfinishedConversations: [UnfinishedConversation] = []
 
     /// How many distinct tracks were played at least once.
-    public var playedTrackCount: Int { playCounts.lazy.filter { $0 > 0 }.count }
+    package var playedTrackCount: Int { playCounts.lazy.filter { $0 > 0 }.count }
     /// Positions of tracks never played.
     public var unplayedTracks: [Int] { playCounts.indices.filter { playCounts[$0] == 0 } }
     /// Whether every track was played at least once, and every conversation replayed up to

@@ -141,11 +141,6 @@ public struct StubResponse: Sendable {
 
     // MARK: Modifiers
 
-    /// The same response with another status.
-    public func status(_ status: Int) -> StubResponse {
-        changingFixed { $0.status = status }
-    }
-
     /// The same response with the header `name` set to `value`.
     public func header(_ name: String, _ value: String) -> StubResponse {
         changingFixed { $0.headers[name] = value }
@@ -159,10 +154,6 @@ public struct StubResponse: Sendable {
         copy.condition = self.condition.followed(by: condition)
         return copy
     }
-
-    /// The same response, arriving after `seconds` (with a throughput set, its body then
-    /// arrives at that speed).
-    public func delayed(by seconds: TimeInterval) -> StubResponse { delivered(.delayed(seconds)) }
 
     /// The same response, with this cache storage policy.
     public func cachePolicy(_ policy: URLCache.StoragePolicy) -> StubResponse {

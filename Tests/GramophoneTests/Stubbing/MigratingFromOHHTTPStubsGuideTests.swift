@@ -111,7 +111,7 @@ import FoundationNetworking
     }
 
     @Test func requestTimeResponseTime() {
-        let response = StubResponse.text(String(repeating: "x", count: 40_000)).delayed(by: 0.5).delivered(.throughput(.threeG))
+        let response = StubResponse.text(String(repeating: "x", count: 40_000)).delivered(.delayed(0.5)).delivered(.throughput(.threeG))
         #expect(response.condition == .delayedThroughput(delay: 0.5, speed: .threeG))
         let plan = response.condition.deliveryPlan(byteCount: 40_000)
         #expect(plan.initialDelay == 0.5)
@@ -120,7 +120,7 @@ import FoundationNetworking
     }
 
     @Test func mockerDelay() {
-        let plan = StubResponse.text("x").delayed(by: 0.3).condition.deliveryPlan(byteCount: 1)
+        let plan = StubResponse.text("x").delivered(.delayed(0.3)).condition.deliveryPlan(byteCount: 1)
         #expect(plan.initialDelay == 0.3)
     }
 
