@@ -54,9 +54,9 @@ public struct WebSocketConversation: Sendable, Hashable {
     }
 
     /// The messages the client sent, in order.
-    public var sent: [WebSocketMessage] { messages.filter { $0.direction == .sent } }
+    package var sent: [WebSocketMessage] { messages.filter { $0.direction == .sent } }
     /// The messages the server sent, in order.
-    public var received: [WebSocketMessage] { messages.filter { $0.direction == .received } }
+    package var received: [WebSocketMessage] { messages.filter { $0.direction == .received } }
 
     /// "12 messages (5 sent, 7 received) over 480 ms, closed by the server with 1000", as
     /// `gramophone inspect` shows it.

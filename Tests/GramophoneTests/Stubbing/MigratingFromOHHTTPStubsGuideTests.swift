@@ -96,7 +96,7 @@ import FoundationNetworking
         let stub = Stub().responding(with: try .json(object: ["id": 42], status: 200))
         let answered = await answer(stub, request("/users/42"))
         #expect(answered?.body == #"{"id":42}"# && answered?.status == 200)
-        let array = Stub().responding(with: try .json(array: [["id": 1], ["id": 2]]))
+        let array = Stub().responding(with: try .json(object: [["id": 1], ["id": 2]]))
         #expect(await answer(array, request("/users"))?.body == #"[{"id":1},{"id":2}]"#)
         #expect(await answer(Stub().responding(with: .json(#"{"id":42}"#)), request("/u"))?.body == #"{"id":42}"#)
         struct User: Encodable { var id: Int }
