@@ -246,7 +246,7 @@ public final class Turntable: NetworkSession, Sendable {
     public var vinyl: Vinyl { deck.withLock { $0.vinyl } }
 
     /// How a miss says to record what it lacks, in the spelling of whoever made this Turntable:
-    /// a `.vinyl` test never called `Turntable(vinylNamed:recording:)`, its trait says `record:`.
+    /// a `.vinyl` test never called `Turntable(vinylNamed:recording:)`, its trait says `mode:`.
     /// Nil: the Turntable's own advice.
     package var recordAdvice: String? {
         get { deck.withLock { $0.recordAdvice } }
