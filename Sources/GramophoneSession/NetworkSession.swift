@@ -119,9 +119,14 @@ extension URLSession: NetworkSession {
 }
 
 // Uploads, downloads, bytes and their tasks in terms of `data(for:)`, so a session of your own
-// (a fake, a logging wrapper) needs only the three data methods. URLSession and Turntable
-// implement them natively.
+// (a fake, a logging wrapper) needs only the data methods. URLSession and Turntable implement
+// most of them natively.
 extension NetworkSession {
+    /// The answer to a `GET` of `url`: `data(for:)` with that request.
+    public nonisolated(nonsending) func data(from url: URL) async throws -> (Data, URLResponse) {
+        try await data(for: URLRequest(url: url))
+    }
+
     /// A data task for `url`: `dataTask(with:completionHandler:)` with a `GET` request.
     public func dataTask(with url: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
         dataTask(with: URLRequest(url: url), completionHandler: completionHandler)

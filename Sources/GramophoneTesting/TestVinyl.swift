@@ -29,7 +29,7 @@ public struct TestVinyl: Sendable {
     }
 
     /// How a `.vinyl` test records what its vinyl lacks, for miss reports.
-    static let traitRecordAdvice = "record it (run the test once with GRAMOPHONE_RECORD_MODE=new_episodes, or give it .vinyl(record: .newEpisodes))"
+    static let traitRecordAdvice = "record it (run the test once with GRAMOPHONE_RECORD_MODE=new_episodes, or give it .vinyl(mode: .newEpisodes))"
 
     /// - Parameters:
     ///   - sourcePath: the test's source file, which places the default store and the source
@@ -56,7 +56,7 @@ public struct TestVinyl: Sendable {
         // The file a person edits (a bundle's source file, not its built copy), where failures point.
         file = try turntable.sourceFile ?? store.file(for: name)
         self.configuration = VinylConfiguration(
-            name: name, store: store, matching: matching, record: turntable.playback.mode,
+            name: name, store: store, matching: matching, mode: turntable.playback.mode,
             redaction: recording.redaction, recording: recording,
             allTracksMustPlay: configuration.allTracksMustPlay ?? false, saveOnFailure: configuration.saveOnFailure ?? false)
     }

@@ -4,7 +4,7 @@ import Gramophone
 /// value of an enclosing suite's configuration, then the default.
 ///
 /// ```swift
-/// @Suite(.vinyl(store: .folder(vinyls), record: .newEpisodes))   // the suite's tests record what is missing
+/// @Suite(.vinyl(store: .folder(vinyls), mode: .newEpisodes))   // the suite's tests record what is missing
 /// struct UsersTests {
 ///     @Test(.vinyl(allTracksMustPlay: true))                      // …and this one must play every track
 ///     func fetchesUser() async throws { … }
@@ -22,7 +22,7 @@ public struct VinylConfiguration: Sendable {
     /// The record mode; nil is `recording`'s mode, else the default: `.once` for a folder,
     /// `.never` for a bundle. On CI it is `.never` whatever this says;
     /// `GRAMOPHONE_RECORD_MODE` overrides it (see `Recording.mode`).
-    public var record: RecordMode?
+    public var mode: RecordMode?
     /// What is taken out of recorded requests and responses; nil is `recording`'s redaction,
     /// else `Redaction.default`.
     public var redaction: Redaction?
@@ -42,7 +42,7 @@ public struct VinylConfiguration: Sendable {
 
     /// A configuration; leave a field nil to inherit it from the suite, else the default.
     public init(
-        name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, record: RecordMode? = nil,
+        name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, mode: RecordMode? = nil,
         redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil, saveOnFailure: Bool? = nil,
         shouldUseVinyl: Bool? = nil
     ) {
@@ -50,7 +50,7 @@ public struct VinylConfiguration: Sendable {
         self.name = name
         self.store = store
         self.matching = matching
-        self.record = record
+        self.mode = mode
         self.redaction = redaction
         self.recording = recording
         self.allTracksMustPlay = allTracksMustPlay
@@ -64,17 +64,17 @@ public struct VinylConfiguration: Sendable {
             name: name ?? base.name,
             store: store ?? base.store,
             matching: matching ?? base.matching,
-            record: record ?? base.record,
+            mode: mode ?? base.mode,
             redaction: redaction ?? base.redaction,
             recording: recording ?? base.recording,
             allTracksMustPlay: allTracksMustPlay ?? base.allTracksMustPlay, saveOnFailure: saveOnFailure ?? base.saveOnFailure,
             shouldUseVinyl: shouldUseVinyl ?? base.shouldUseVinyl)
     }
 
-    /// The recording settings in force: `recording` with `record` and `redaction` applied.
+    /// The recording settings in force: `recording` with `mode` and `redaction` applied.
     var resolvedRecording: Recording {
         var resolved = recording ?? Recording()
-        if let record { resolved.mode = record }
+        if let mode { resolved.mode = mode }
         if let redaction { resolved.redaction = redaction }
         return resolved
     }

@@ -92,7 +92,7 @@ open class VinylTestCase: XCTestCase {
                 configureVinyl(&configuration)
                 let vinyl = try TestVinyl(
                     name: configuration.name ?? defaultVinylName, configuration: configuration, sourcePath: try Self.sourcePath(for: configuration),
-                    recordAdvice: "record it (run the test once with GRAMOPHONE_RECORD_MODE=new_episodes, or set configuration.record = .newEpisodes in configureVinyl)")
+                    recordAdvice: "record it (run the test once with GRAMOPHONE_RECORD_MODE=new_episodes, or set configuration.mode = .newEpisodes in configureVinyl)")
                 currentVinyl = vinyl
                 try prepare(vinyl.turntable)
             } catch {

@@ -38,7 +38,7 @@ extension Trait where Self == VinylTrait {
     ///     folder of the test's target (`Tests/<Target>/Vinyls/`; see `VinylStore`).
     ///   - matching: how requests find their track; nil follows the vinyl: `.dvr` for a
     ///     cassette DVR wrote, `.default` (method, URL and body) for any other.
-    ///   - record: the record mode; nil is `.once` for a folder, `.never` for a bundle; `.never`
+    ///   - mode: the record mode; nil is `.once` for a folder, `.never` for a bundle; `.never`
     ///     on CI whatever it says. `GRAMOPHONE_RECORD_MODE` overrides it.
     ///   - redaction: what is taken out of recordings; nil is `Redaction.default`.
     ///   - recording: the session, hosts and environment to record with; nil is `Recording()`.
@@ -46,12 +46,12 @@ extension Trait where Self == VinylTrait {
     ///   - saveOnFailure: write what a failing test recorded all the same; nil is false (the
     ///     vinyl stays as it was).
     public static func vinyl(
-        _ name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, record: RecordMode? = nil,
+        _ name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, mode: RecordMode? = nil,
         redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil, saveOnFailure: Bool? = nil
     ) -> Self {
         VinylTrait(
             configuration: VinylConfiguration(
-                name: name, store: store, matching: matching, record: record,
+                name: name, store: store, matching: matching, mode: mode,
                 redaction: redaction, recording: recording, allTracksMustPlay: allTracksMustPlay, saveOnFailure: saveOnFailure))
     }
 

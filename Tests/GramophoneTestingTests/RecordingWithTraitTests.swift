@@ -12,10 +12,10 @@ import FoundationNetworking
 /// same vinyl replayed with recording off and a session that reaches nothing.
 @Suite(
     .enabled(if: HTTPBin.isAvailable),
-    .vinyl(store: .folder(RecordingFolder.root), record: .newEpisodes, recording: Recording(environment: [:])))
+    .vinyl(store: .folder(RecordingFolder.root), mode: .newEpisodes, recording: Recording(environment: [:])))
 struct RecordingWithTraitTests {
     /// The replay side: recording off, and no network even if it were on.
-    static let offline = VinylConfiguration(store: .folder(RecordingFolder.root), record: .never, recording: Recording(session: NoNetwork(), environment: [:]))
+    static let offline = VinylConfiguration(store: .folder(RecordingFolder.root), mode: .never, recording: Recording(session: NoNetwork(), environment: [:]))
 
     @Test func recordsInNewEpisodesModeThenReplaysTheSameBytesOffline() async throws {
         let turntable = try #require(Turntable.current)
@@ -56,7 +56,7 @@ struct RecordingWithTraitTests {
         try #require(Turntable.current).eject()
 
         // A second test run on the same vinyl: the old track replays, the new request is recorded.
-        let configuration = VinylConfiguration(store: .folder(RecordingFolder.root), record: .newEpisodes, recording: Recording(environment: [:]))
+        let configuration = VinylConfiguration(store: .folder(RecordingFolder.root), mode: .newEpisodes, recording: Recording(environment: [:]))
         try await withVinyl("shared/new-episodes", configuration: configuration) {
             let turntable = try #require(Turntable.current)
             #expect(try await turntable.data(from: base.appendingPathComponent("uuid")).0 == first)
@@ -82,7 +82,7 @@ struct RefusedRecordingTraitTests {
         .expectingIssue(
             containing: "could not be saved", #"tracks[0].request.url query "q": looks like a GitHub token"#,
             #".query(replacing: ["q": "REDACTED"])"#, #".allowing([.query("q"), .jsonKey("args.q"), .jsonKey("url")])"#),
-        .vinyl(store: .folder(RecordingFolder.root), record: .once, recording: Recording(environment: [:])))
+        .vinyl(store: .folder(RecordingFolder.root), mode: .once, recording: Recording(environment: [:])))
     func aTokenLeftInTheRecordingFailsTheTestAndIsNotSaved() async throws {
         let turntable = try #require(Turntable.current)
         _ = try await turntable.data(from: try #require(URL(string: try HTTPBin.baseURL().absoluteString + "/anything?q=" + Self.fabricatedToken)))
@@ -90,7 +90,7 @@ struct RefusedRecordingTraitTests {
     }
 
     @Test func testVinylReportsTheRefusedWriteAndTheFileStaysAbsent() async throws {
-        let configuration = VinylConfiguration(store: .folder(RecordingFolder.root), record: .once, recording: Recording(environment: [:]))
+        let configuration = VinylConfiguration(store: .folder(RecordingFolder.root), mode: .once, recording: Recording(environment: [:]))
         let vinyl = try TestVinyl(name: "refused/leak", configuration: configuration)
         _ = try await vinyl.turntable.data(from: try #require(URL(string: try HTTPBin.baseURL().absoluteString + "/anything?q=" + Self.fabricatedToken)))
         let problems = vinyl.finish()

@@ -12,13 +12,13 @@ import FoundationNetworking
 /// re-records tests whose name carries a marker.
 final class RecordingXCTests: VinylTestCase {
     override class var vinylDefaults: VinylConfiguration {
-        VinylConfiguration(store: .folder(RecordingFolder.root), record: .newEpisodes, recording: Recording(environment: [:]))
+        VinylConfiguration(store: .folder(RecordingFolder.root), mode: .newEpisodes, recording: Recording(environment: [:]))
     }
 
     /// A stale vinyl is written here, just before the vinyl is opened (before setUp).
     override func configureVinyl(_ configuration: inout VinylConfiguration) {
         if name.contains("Rerecord") {
-            configuration.record = .all
+            configuration.mode = .all
             let stale = Vinyl(name: "stale", tracks: [Track("GET http://127.0.0.1:1/uuid", .text("stale"))])
             XCTAssertNoThrow(try stale.write(to: RecordingFolder.root.appendingPathComponent("RecordingXCTests/testRerecordMarkerReplacesTheVinyl.json")))
         }
@@ -36,7 +36,7 @@ final class RecordingXCTests: VinylTestCase {
         try turntable.eject()
         XCTAssertEqual(vinyl?.name, "RecordingXCTests/testRecordsThenReplaysOffline")
 
-        let offline = VinylConfiguration(store: .folder(RecordingFolder.root), record: .never, recording: Recording(session: NoNetwork(), environment: [:]))
+        let offline = VinylConfiguration(store: .folder(RecordingFolder.root), mode: .never, recording: Recording(session: NoNetwork(), environment: [:]))
         let replay = try TestVinyl(name: "RecordingXCTests/testRecordsThenReplaysOffline", configuration: offline)
         let replayed = try await replay.turntable.data(from: uuidURL).0
         XCTAssertEqual(replayed, recorded)

@@ -167,7 +167,7 @@ struct SaveOnFailureFixtures {
         Issue.record("fails on purpose after recording")
     }
 
-    @Test(.vinyl("existing", store: SaveOnFailureFixture.store, record: .newEpisodes, recording: recording))
+    @Test(.vinyl("existing", store: SaveOnFailureFixture.store, mode: .newEpisodes, recording: recording))
     func failingOnAnExistingVinyl() async throws {
         _ = try await Turntable.requireCurrent().data(from: SaveOnFailureFixture.uuidURL())
         #expect(Bool(false), "fails on purpose after recording")
@@ -196,7 +196,7 @@ final class SaveOnFailureXCFixtures: VinylTestCase {
     override func configureVinyl(_ configuration: inout VinylConfiguration) {
         if name.contains("Existing") {
             configuration.name = "existing"
-            configuration.record = .newEpisodes
+            configuration.mode = .newEpisodes
         }
         if name.contains("Kept") { configuration.saveOnFailure = true }
     }

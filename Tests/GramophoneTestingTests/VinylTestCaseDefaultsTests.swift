@@ -22,7 +22,7 @@ final class DefaultFolderXCTests: VinylTestCase {
 final class OpeningFailureXCTests: VinylTestCase {
     static let folder = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("gramophone-opening-failure-\(UUID().uuidString)")
     override class var vinylDefaults: VinylConfiguration {
-        VinylConfiguration(store: .folder(folder), record: .never, recording: Recording(environment: [:]))
+        VinylConfiguration(store: .folder(folder), mode: .never, recording: Recording(environment: [:]))
     }
 
     private var intercepted: [String] = []

@@ -87,12 +87,12 @@ import Testing
     }
 
     @Test func recordModeNoneMeansNeverRecordNotInherit() async throws {
-        #expect(VinylConfiguration(record: .never).record == RecordMode.never)
+        #expect(VinylConfiguration(mode: .never).mode == RecordMode.never)
         let folder = try temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         // A missing vinyl in a folder would be recorded by the default mode; `.never` does not
         // record it: a request that reaches it misses, saying the file is missing.
-        let never = try TestVinyl(name: "missing", configuration: VinylConfiguration(store: .folder(folder), record: .never, recording: Recording(environment: [:])))
+        let never = try TestVinyl(name: "missing", configuration: VinylConfiguration(store: .folder(folder), mode: .never, recording: Recording(environment: [:])))
         #expect(never.turntable.playback.mode == .never)
         _ = try? await never.turntable.data(from: try #require(URL(string: "https://api.example.com/users/1")))
         #expect(never.finish().first?.message.contains("missing.json: no such file, and the record mode is never") == true)

@@ -16,31 +16,31 @@ import FoundationNetworking
 ///
 /// The values filled in are sent and never kept: the re-recorded tracks in the report are
 /// redacted, and the filled values scrubbed from them.
-public struct DriftCheck: Sendable {
+package struct DriftCheck: Sendable {
     /// Where to send the requests instead of their recorded server: its scheme, host and port
     /// replace the recorded ones, and its path (if any) goes before the recorded path. Nil
     /// sends each request where it was recorded.
-    public var baseURL: URL?
+    package var baseURL: URL?
     /// Headers set on every request, replacing recorded ones of the same name: the
     /// credentials redaction took out (`Authorization: Bearer …`).
-    public var headers: Headers
+    package var headers: Headers
     /// Values for redacted places, by name: a query parameter, form field or JSON member of
     /// that name (at any depth) gets the value; a name that is a credential header the default
     /// redaction removes (`Authorization`, `X-Api-Key`, …) is set as a header.
-    public var placeholders: [String: String]
+    package var placeholders: [String: String]
     /// Also compare values (scalars in JSON, header values, other bodies' bytes), not only shapes.
-    public var comparesValues: Bool
+    package var comparesValues: Bool
     /// Also send requests whose method is unsafe (anything but GET, HEAD, OPTIONS and TRACE):
     /// they may change data on the server.
-    public var includesUnsafe: Bool
+    package var includesUnsafe: Bool
     /// The session that reaches the live API; nil is an ephemeral `URLSession`.
-    public var session: (any NetworkSession)?
+    package var session: (any NetworkSession)?
     /// How the live exchanges are redacted before they are offered as replacement tracks.
-    public var redaction: Redaction
+    package var redaction: Redaction
 
     /// A drift check; each argument sets the property of the same name. The defaults send
     /// safe requests where they were recorded, fill nothing, and compare shapes only.
-    public init(
+    package init(
         baseURL: URL? = nil, headers: Headers = [:], placeholders: [String: String] = [:], comparesValues: Bool = false,
         includesUnsafe: Bool = false, session: (any NetworkSession)? = nil, redaction: Redaction = .default
     ) {
@@ -99,7 +99,7 @@ extension Vinyl {
     /// compared as it would be written (redacted, the filled values scrubbed); changes at body
     /// places named after a header set on every request are left out (`TrackDrift.echoes`).
     /// Nothing is written: write `report.updating(vinyl)` to re-record.
-    public func verify(against check: DriftCheck = DriftCheck()) async -> DriftReport {
+    package func verify(against check: DriftCheck = DriftCheck()) async -> DriftReport {
         let session = check.session ?? DeferredSession()
         var report = DriftReport(vinylName: name, checked: [], skipped: [])
         for (index, track) in tracks.enumerated() {

@@ -2,25 +2,25 @@ import Foundation
 
 /// One way a live response no longer looks like its track: `body.items[].price: number → string`,
 /// `body.user.nickname: removed`, `status: 200 → 410`.
-public struct DriftChange: Sendable, Hashable, CustomStringConvertible {
+package struct DriftChange: Sendable, Hashable, CustomStringConvertible {
     /// Where: `status`, `headers.Cache-Control`, `body.user.nickname`, `body.items[].price`
     /// (`[]`: every element), `events.done`, `events.message.data.index`.
-    public var place: String
+    package var place: String
     /// What the track has there (a kind such as `number`, a status, a value with `--values`);
     /// nil when the live response added the place.
-    public var recorded: String?
+    package var recorded: String?
     /// What the live response has there; nil when it removed the place.
-    public var live: String?
+    package var live: String?
 
     /// A change at `place` from `recorded` to `live` (nil: absent on that side).
-    public init(place: String, recorded: String?, live: String?) {
+    package init(place: String, recorded: String?, live: String?) {
         self.place = place
         self.recorded = recorded
         self.live = live
     }
 
     /// `place: recorded → live`, `place: removed` or `place: added (kind)`.
-    public var description: String {
+    package var description: String {
         switch (recorded, live) {
         case let (recorded?, live?): return "\(place): \(recorded) → \(live)"
         case (.some, nil): return "\(place): removed"
@@ -31,32 +31,32 @@ public struct DriftChange: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// What a drift check found for one track it sent.
-public struct TrackDrift: Sendable {
+package struct TrackDrift: Sendable {
     /// The track's position in the vinyl.
-    public var index: Int
+    package var index: Int
     /// The recorded request (as written in the vinyl, redacted).
-    public var request: Track.Request
+    package var request: Track.Request
     /// How the live response differs from the recorded one; empty when it did not drift.
-    public var changes: [DriftChange]
+    package var changes: [DriftChange]
     /// Why no live response came (no connection, a timeout); nil when one came.
-    public var error: String?
+    package var error: String?
     /// The live exchange as a recording would write it (redacted, the request as recorded),
     /// used by `DriftReport.updating(_:)`; nil when no response came or nothing drifted.
-    public var liveTrack: Track?
+    package var liveTrack: Track?
     /// Changes left out of the comparison: places in the body named after a header the check
     /// sets on every request (`DriftCheck.headers`, or a credential header filled from
     /// `DriftCheck.placeholders`), which an endpoint that echoes the request reports back
     /// (`body.headers.X-Tenant: added (string)`). They do not make the track drifted.
-    public var echoes: [DriftChange] = []
+    package var echoes: [DriftChange] = []
     /// When the status drifted and the check compares values: the live body, redacted as a
     /// recording would write it, as text (up to 2,000 characters), so a `200 → 400` shows what
     /// the server said. Nil otherwise.
-    public var liveBody: String?
+    package var liveBody: String?
     /// The places the redaction changed in `liveTrack`'s response, for the update's report.
     var redactedPlaces: [String] = []
 
     /// Whether the live response differs from the track.
-    public var hasDrifted: Bool { !changes.isEmpty }
+    package var hasDrifted: Bool { !changes.isEmpty }
 }
 
 /// What `Vinyl.verify(against:)` found: each track sent live and how its response drifted.
@@ -66,31 +66,31 @@ public struct TrackDrift: Sendable {
 /// #expect(!report.hasDrift, "\(report)")
 /// #expect(!report.checkedNothing, "\(report.summary)")
 /// ```
-public struct DriftReport: Sendable, CustomStringConvertible {
+package struct DriftReport: Sendable, CustomStringConvertible {
     /// The vinyl's name.
-    public var vinylName: String
+    package var vinylName: String
     /// Every track that was sent, in vinyl order.
-    public var checked: [TrackDrift]
+    package var checked: [TrackDrift]
     /// Positions of tracks not sent because their method is unsafe (POST, PUT, PATCH, DELETE, …)
     /// and the check does not include unsafe methods.
-    public var skipped: [Int]
+    package var skipped: [Int]
     /// Positions of WebSocket conversation tracks, not sent: a drift check sends HTTP requests,
     /// and compares no conversation.
-    public var skippedConversations: [Int] = []
+    package var skippedConversations: [Int] = []
 
     /// The tracks whose live response differs.
-    public var drifted: [TrackDrift] { checked.filter(\.hasDrifted) }
+    package var drifted: [TrackDrift] { checked.filter(\.hasDrifted) }
     /// The tracks that got no live response.
-    public var failed: [TrackDrift] { checked.filter { $0.error != nil } }
+    package var failed: [TrackDrift] { checked.filter { $0.error != nil } }
     /// Whether any track drifted or could not be checked.
-    public var hasDrift: Bool { checked.contains { $0.hasDrifted || $0.error != nil } }
+    package var hasDrift: Bool { checked.contains { $0.hasDrifted || $0.error != nil } }
     /// Whether no track was sent: every one was skipped (an unsafe method, and the check does
     /// not include unsafe methods; a WebSocket conversation), or the vinyl has none. Nothing was compared, so no drift
     /// says nothing; `gramophone verify` exits 3 then.
-    public var checkedNothing: Bool { checked.isEmpty }
+    package var checkedNothing: Bool { checked.isEmpty }
 
     /// One line per track, its changes indented under it, then a summary line.
-    public var description: String {
+    package var description: String {
         var lines: [String] = []
         for index in skippedConversations { lines.append("track #\(index): skipped (a WebSocket conversation: verify checks HTTP exchanges only)") }
         for track in checked {
@@ -117,13 +117,13 @@ public struct DriftReport: Sendable, CustomStringConvertible {
     /// `vinyl "users": 5 tracks checked, 2 drifted, 1 not reached, 1 skipped (unsafe method: …)`,
     /// or `vinyl "chat": nothing checked, 3 skipped (…)` when no track was sent. Each track is
     /// counted once: checked (a live response came), not reached, or skipped.
-    public var summary: String {
+    package var summary: String {
         if checkedNothing, skipped.isEmpty, skippedConversations.isEmpty { return "vinyl \"\(vinylName)\": nothing checked (no tracks)" }
         var text = "vinyl \"\(vinylName)\": "
         let reached = checked.count - failed.count
         text += checkedNothing ? "nothing checked" : "\(reached) track\(reached == 1 ? "" : "s") checked, \(drifted.count) drifted"
         if !failed.isEmpty { text += ", \(failed.count) not reached" }
-        if !skipped.isEmpty { text += ", \(skipped.count) skipped (unsafe method\(skipped.count == 1 ? "" : "s"): sent only with --include-unsafe or DriftCheck.includesUnsafe)" }
+        if !skipped.isEmpty { text += ", \(skipped.count) skipped (unsafe method\(skipped.count == 1 ? "" : "s"): sent only with --include-unsafe)" }
         if !skippedConversations.isEmpty {
             let count = skippedConversations.count
             text += ", \(count) skipped (WebSocket conversation\(count == 1 ? "" : "s"): verify sends HTTP requests and checks no conversation)"
@@ -136,7 +136,7 @@ public struct DriftReport: Sendable, CustomStringConvertible {
     ///
     /// - Throws: `VinylError(.containsSecrets)` when a replaced track still holds what looks
     ///   like a secret (nothing should be written then), naming the track and the filter.
-    public func updating(_ vinyl: Vinyl, file: String? = nil) throws -> Vinyl {
+    package func updating(_ vinyl: Vinyl, file: String? = nil) throws -> Vinyl {
         var updated = vinyl
         var replaced: [Int] = []
         for drift in drifted {

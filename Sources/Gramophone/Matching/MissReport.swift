@@ -3,7 +3,7 @@ import Foundation
 /// Why no track answered a request, and the track that came closest.
 public struct MissReport: Sendable, Equatable, CustomStringConvertible {
     /// The request that found no track.
-    public var request: Track.Request
+    public package(set) var request: Track.Request
     /// The vinyl's name.
     var vinylName: String
     /// The vinyl's file, when it came from one.
@@ -11,11 +11,11 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
     /// How tracks were being matched.
     var strategy: String
     /// The position of the closest track in the vinyl, if the vinyl has tracks.
-    public var nearestTrackIndex: Int?
+    public package(set) var nearestTrackIndex: Int?
     /// The closest track's request.
     var nearestRequest: Track.Request?
     /// One line per differing field, e.g. `query: page=2 vs page=1` (live value first).
-    public var differences: [String]
+    public package(set) var differences: [String]
     /// Extra explanation, e.g. that the matching track was already played.
     var note: String?
     /// The file to edit when `vinylPath` is a bundle's built copy: the source it is copied from.

@@ -8,13 +8,13 @@ import Foundation
 /// standard error (not with `GRAMOPHONE_QUIET` set). Fix the file to be rid of them.
 public struct VinylIssue: Sendable, Hashable, CustomStringConvertible {
     /// Where in the file: `interactions[3].response.body`.
-    public var place: String
+    public package(set) var place: String
     /// What could not be read.
-    public var problem: String
+    public package(set) var problem: String
     /// What a replay does instead: `served as an empty body`.
-    public var served: String
+    public package(set) var served: String
     /// How to change the file so it reads as meant.
-    public var fix: String
+    public package(set) var fix: String
 
     /// `interactions[3].response.body: the body is not valid base64 (…); served as an empty body. To fix: …`
     public var description: String { "\(place): \(problem); \(served). To fix: \(fix)" }

@@ -54,13 +54,13 @@ public struct WebSocketConversation: Sendable, Hashable {
     }
 
     /// The messages the client sent, in order.
-    public var sent: [WebSocketMessage] { messages.filter { $0.direction == .sent } }
+    package var sent: [WebSocketMessage] { messages.filter { $0.direction == .sent } }
     /// The messages the server sent, in order.
-    public var received: [WebSocketMessage] { messages.filter { $0.direction == .received } }
+    package var received: [WebSocketMessage] { messages.filter { $0.direction == .received } }
 
     /// "12 messages (5 sent, 7 received) over 480 ms, closed by the server with 1000", as
     /// `gramophone inspect` shows it.
-    public var summary: String {
+    package var summary: String {
         let sentCount = messages.lazy.filter { $0.direction == .sent }.count
         let span = Int((endOffset * 1000).rounded())
         let count = messages.count
@@ -73,7 +73,7 @@ extension WebSocketConversation.End {
     /// caller", "stopped by count 100", "left open (HAR, which does not record the close)",
     /// "broke off with NSURLErrorDomain -1005", as
     /// `WebSocketConversation.summary` and `gramophone inspect` say it.
-    public var summary: String {
+    package var summary: String {
         switch self {
         case .closed(let code, let reason, let by):
             let text = String(decoding: reason, as: UTF8.self)
@@ -96,8 +96,8 @@ public struct WebSocketMessage: Sendable, Hashable {
         case received
     }
 
-    /// A text frame or a binary one.
-    public enum Kind: String, Sendable, Hashable {
+    /// A text frame or a binary one (`content` says which to users).
+    package enum Kind: String, Sendable, Hashable {
         /// A text frame: the payload is UTF-8.
         case text
         /// A binary frame.
@@ -115,14 +115,14 @@ public struct WebSocketMessage: Sendable, Hashable {
     /// Which way the message went.
     public var direction: WebSocketMessage.Direction
     /// Text or binary.
-    public var kind: Kind
-    /// The payload: a text frame's UTF-8 bytes, or a binary frame's bytes.
+    package var kind: Kind
+    /// The payload as it crossed: a text frame's UTF-8 bytes, or a binary frame's bytes.
     public var payload: Data
     /// When the message crossed, in seconds after the connection opened.
     public var offset: TimeInterval
 
     /// A message of `kind` going `direction`, `offset` seconds after the connection opened.
-    public init(direction: Direction, kind: Kind, payload: Data, offset: TimeInterval = 0) {
+    package init(direction: Direction, kind: Kind, payload: Data, offset: TimeInterval = 0) {
         self.direction = direction
         self.kind = kind
         self.payload = payload

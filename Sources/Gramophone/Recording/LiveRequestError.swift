@@ -20,19 +20,19 @@ import FoundationNetworking
 public struct LiveRequestError: Error, CustomStringConvertible {
     /// The request as the code under test sent it, redacted as the recording redacts what it
     /// writes: the error is printed, and a live credential must not reach a log.
-    public var request: Track.Request
+    public package(set) var request: Track.Request
     /// The vinyl's name, as the Turntable was asked for it.
-    public var vinylName: String
+    public package(set) var vinylName: String
     /// The vinyl's file.
-    public var file: URL
+    public package(set) var file: URL
     /// The record mode in force.
-    public var mode: RecordMode
+    public package(set) var mode: RecordMode
     /// No vinyl file existed when the Turntable was made.
-    public var isNewVinyl: Bool
+    package var isNewVinyl: Bool
     /// For a new vinyl, the nearest names of the vinyls in its folder, nearest first.
-    public var nearestVinylNames: [String]
+    package var nearestVinylNames: [String]
     /// The error the real network gave, as the client's own session threw it.
-    public var underlyingError: any Error
+    public package(set) var underlyingError: any Error
 
     /// Whether `error` is a cancellation, which is passed on as it is.
     static func isCancellation(_ error: any Error) -> Bool {

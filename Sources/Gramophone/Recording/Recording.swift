@@ -121,7 +121,7 @@ public struct Recording: Sendable {
         self.mode = mode
         self.session = session
         self.redaction = redaction
-        self.hosts = hosts?.map { $0.lowercased() }
+        self.hosts = hosts
         self.streamLimit = streamLimit
         self.reRecordAfter = reRecordAfter
         self.environment = environment
@@ -181,8 +181,12 @@ public struct Recording: Sendable {
     /// Whether requests to `url` are recorded and replayed.
     func records(_ url: URL) -> Bool {
         guard let hosts else { return true }
+        // Compared here, not when set: the property can be set after `init` (`configureVinyl`).
         let host = (url.host ?? "").lowercased()
-        return hosts.contains { host == $0 || host.hasSuffix("." + $0) }
+        return hosts.contains { name in
+            let name = name.lowercased()
+            return host == name || host.hasSuffix("." + name)
+        }
     }
 
     /// The mode in force: `GRAMOPHONE_RECORD_MODE` if set; else `.never` on CI, whatever

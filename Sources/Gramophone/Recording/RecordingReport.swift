@@ -23,26 +23,26 @@ public struct RecordingReport: Sendable, Equatable, CustomStringConvertible {
     public struct Redacted: Sendable, Equatable, CustomStringConvertible {
         /// `request.headers "Authorization"`, `request.url query "access_token"`,
         /// `response.body JSON "choices[0].delta.token"`, `response.body` (text scrubbed of a value taken elsewhere).
-        public var place: String
+        public package(set) var place: String
         /// How many times.
-        public var count: Int
+        public package(set) var count: Int
 
         /// `place ×count`.
         public var description: String { "\(place) ×\(count)" }
     }
 
     /// The vinyl file written.
-    public var file: URL
+    public package(set) var file: URL
     /// Tracks recorded since the previous write (or since the Turntable was made).
-    public var tracksAdded: Int
+    public package(set) var tracksAdded: Int
     /// Tracks in the file now.
-    public var trackCount: Int
+    public package(set) var trackCount: Int
     /// Every place the redaction changed in the added tracks, in the order first met.
-    public var redacted: [Redacted]
+    public package(set) var redacted: [Redacted]
     /// Headers the recorder rewrote so that they describe the body stored: a compressed response
     /// the client handed over decoded loses its `Content-Encoding` (`response.headers
     /// "Content-Encoding" ×2`); `Recording.keepsContentEncoding` keeps them as received.
-    public var rewritten: [Redacted] = []
+    public package(set) var rewritten: [Redacted] = []
     /// Tracks other writers had added to the file since this Turntable last read or wrote it,
     /// kept in this write.
     public var mergedCount = 0
@@ -56,16 +56,16 @@ public struct RecordingReport: Sendable, Equatable, CustomStringConvertible {
     /// or edited meanwhile), written again.
     public var restoredCount = 0
     /// The format the file was written in: its own, where that format can hold the tracks.
-    public var format: VinylFormat = .gramophone
+    public package(set) var format: VinylFormat = .gramophone
     /// The file's format before, when it could not hold the tracks (a DVR cassette or a HAR
     /// file given a streamed response; a read-only VCR cassette) and was written in
     /// Gramophone's format instead; nil when it kept its format.
-    public var convertedFrom: VinylFormat?
+    public package(set) var convertedFrom: VinylFormat?
     /// Where the converted file's original was copied, byte for byte: `NAME.json.dvr-original`.
-    public var original: URL?
+    public package(set) var original: URL?
     /// The file the vinyl was played from, when the write went to another file
     /// (`Recording.destination`) and copied its tracks there; nil otherwise.
-    public var copiedFrom: URL?
+    public package(set) var copiedFrom: URL?
     /// Tracks of the played vinyl copied into the file with this write (counted in
     /// `tracksAdded` when added, as recorded ones are).
     public var copiedCount = 0

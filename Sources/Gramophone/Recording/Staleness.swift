@@ -6,16 +6,16 @@ import Foundation
 /// Read it as `turntable.playback.staleness`; nil when the vinyl is not stale.
 public struct Staleness: Sendable, Equatable, CustomStringConvertible {
     /// The vinyl's name.
-    public var vinylName: String
+    public package(set) var vinylName: String
     /// The vinyl's file.
-    public var file: URL
+    public package(set) var file: URL
     /// When its oldest dated track was recorded.
-    public var oldestRecording: Date
+    public package(set) var oldestRecording: Date
     /// The `reRecordAfter` interval it has outlived, in seconds.
-    public var limit: TimeInterval
+    public package(set) var limit: TimeInterval
     /// Whether this Turntable records the vinyl again (as `.all`: every request sent, the file
     /// replaced on eject); false when it replays the stale tracks (on CI, or with `.never`).
-    public var isReRecorded: Bool
+    public package(set) var isReRecorded: Bool
 
     /// The vinyl as stale as `recording` says, nil when it is not: its oldest dated track is
     /// older than `reRecordAfter` (tracks without a date do not count).

@@ -4,18 +4,18 @@ import Foundation
 /// to write, and what a test can assert is absent (`#expect(vinyl.likelySecrets().isEmpty)`).
 public struct SecretFinding: Sendable, Equatable, CustomStringConvertible {
     /// The track's position in the vinyl.
-    public var trackIndex: Int
+    public package(set) var trackIndex: Int
     /// Where in the track, said precisely: `request.headers "Authorization"`,
     /// `request.url query "access_token"`, `response.body JSON "user.password"`,
     /// `response.headers "Location" query "X-Amz-Signature"`, and in a WebSocket conversation
     /// the message as the file numbers it: `response.webSocket.messages[3] (received) JSON "token"`.
     package var place: String
     /// The place as a value: what `Recording.allowing(_:)` takes to keep it on purpose.
-    public var location: SecretPlace
+    public package(set) var location: SecretPlace
     /// Why it looks like a secret.
-    public var reason: String
+    public package(set) var reason: String
     /// The start of the value, the rest masked, so the report does not leak it again.
-    public var preview: String
+    public package(set) var preview: String
 
     /// The redaction filter that would take it out, e.g. `.query(replacing: ["auth": "REDACTED"])`.
     public var filter: String { location.filter }

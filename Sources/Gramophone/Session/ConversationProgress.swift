@@ -4,14 +4,15 @@ import Foundation
 /// never sent are unplayed, as a track never requested is (`Playback.unfinishedConversations`).
 public struct UnfinishedConversation: Sendable, Equatable {
     /// The conversation's track, by position in the vinyl.
-    public var track: Int
+    public internal(set) var track: Int
     /// The most client messages any replay of it sent.
-    public var sent: Int
+    public internal(set) var sent: Int
     /// How many client messages the recording has.
-    public var recorded: Int
+    public internal(set) var recorded: Int
 
-    /// The conversation on track `track`, replayed with `sent` of its `recorded` client messages.
-    public init(track: Int, sent: Int, recorded: Int) {
+    /// The conversation on track `track`, replayed with `sent` of its `recorded` client messages
+    /// (a snapshot the Turntable makes; tests compare against one).
+    package init(track: Int, sent: Int, recorded: Int) {
         self.track = track
         self.sent = sent
         self.recorded = recorded

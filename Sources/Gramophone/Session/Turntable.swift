@@ -262,7 +262,7 @@ public final class Turntable: NetworkSession, Sendable {
     public var vinyl: Vinyl { deck.withLock { $0.vinyl } }
 
     /// How a miss says to record what it lacks, in the spelling of whoever made this Turntable:
-    /// a `.vinyl` test never called `Turntable(vinylNamed:recording:)`, its trait says `record:`.
+    /// a `.vinyl` test never called `Turntable(vinylNamed:recording:)`, its trait says `mode:`.
     /// Nil: the Turntable's own advice.
     package var recordAdvice: String? {
         get { deck.withLock { $0.recordAdvice } }
@@ -363,11 +363,6 @@ public final class Turntable: NetworkSession, Sendable {
         try await answerTimed(try Track.Request(request))
     }
 
-    /// The answer to a `GET` of `url`, as ``data(for:)`` gives it.
-    public nonisolated(nonsending) func data(from url: URL) async throws -> (Data, URLResponse) {
-        try await data(for: URLRequest(url: url))
-    }
-
     /// A data task that, once resumed, calls `completionHandler` on the delegate queue with the
     /// answer to `request`, as `URLSession`'s does.
     public func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
@@ -380,46 +375,46 @@ public struct Playback: Sendable, Equatable, CustomStringConvertible {
     /// The vinyl's name.
     var vinylName: String
     /// The vinyl's file, when it has one.
-    public var file: URL?
+    public package(set) var file: URL?
     /// The record mode in force (`.never` for a Turntable that does not record).
-    public var mode: RecordMode
+    public package(set) var mode: RecordMode
     /// No vinyl file existed when the Turntable was made.
-    public var isNew: Bool
+    public package(set) var isNew: Bool
     /// Nothing can be recorded onto this vinyl (no recording, mode `.never`, or `.once` with
     /// an existing file).
-    public var isWriteProtected: Bool
+    public package(set) var isWriteProtected: Bool
     /// How often each track of the vinyl now on was played, by position (a `load` starts
     /// these afresh for the new vinyl).
-    public var playCounts: [Int]
+    public package(set) var playCounts: [Int]
     /// Requests answered by replaying a track.
-    public var requestsAnswered: Int
+    public package(set) var requestsAnswered: Int
     /// Tracks recorded through the real network by this Turntable.
-    public var recordedCount: Int
+    public package(set) var recordedCount: Int
     /// Requests nothing answered (no stub, no track, not recorded).
-    public var misses: Int
+    public package(set) var misses: Int
     /// The reports of those misses, oldest first (the first 100). A miss is thrown into the
     /// code under test, which may swallow it; test helpers read these when the test ends.
-    public var missReports: [MissReport]
+    public package(set) var missReports: [MissReport]
     /// Every request the Turntable was sent, in the order it took them, as the code under test
     /// sent them (before any redaction): those a stub answered, those a track answered, those
     /// recorded or passed to the network, and those that missed. A followed redirect adds the
     /// request to the new location. Assert what was sent with it:
     /// `#expect(turntable.playback.requests.map(\.method) == ["POST"])`.
     /// The first 10 000 are kept, across `load(vinyl:)` and changes of `matching`.
-    public var requests: [Track.Request]
+    public package(set) var requests: [Track.Request]
     /// Set when the vinyl is older than `Recording.reRecordAfter`: whether it is being
     /// recorded again, or replayed stale (on CI, or with `.never`).
-    public var staleness: Staleness?
+    public package(set) var staleness: Staleness?
     /// Replayed answers that took values from the live request, as the matching strategy's
     /// echoes say (`MatchingStrategy.echoing(_:)`, `.jsonRPC`): their bodies differ from the
     /// vinyl's by those values.
     public var echoedCount = 0
     /// Replayed conversations whose code sent fewer messages than the recording has, by track
     /// position (`allTracksMustPlay` fails for them as for tracks never played).
-    public var unfinishedConversations: [UnfinishedConversation] = []
+    public package(set) var unfinishedConversations: [UnfinishedConversation] = []
 
     /// How many distinct tracks were played at least once.
-    public var playedTrackCount: Int { playCounts.lazy.filter { $0 > 0 }.count }
+    package var playedTrackCount: Int { playCounts.lazy.filter { $0 > 0 }.count }
     /// Positions of tracks never played.
     public var unplayedTracks: [Int] { playCounts.indices.filter { playCounts[$0] == 0 } }
     /// Whether every track was played at least once, and every conversation replayed up to

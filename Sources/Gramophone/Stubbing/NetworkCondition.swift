@@ -11,7 +11,7 @@ public enum NetworkCondition: Sendable, Equatable {
     /// The body is spread over time in chunks, as a connection of this speed would deliver it.
     case throughput(ConnectionSpeed)
     /// The headers arrive after `delay` seconds, then the body at `speed`: OHHTTPStubs'
-    /// `requestTime` with `responseTime`. `.delayed(by:)` and `.delivered(.throughput(…))`
+    /// `requestTime` with `responseTime`. `.delivered(.delayed(_:))` and `.delivered(.throughput(…))`
     /// on one `StubResponse` combine into it.
     case delayedThroughput(delay: TimeInterval, speed: ConnectionSpeed)
     /// The network is down: every request fails with `URLError(.notConnectedToInternet)`.

@@ -107,13 +107,6 @@ public struct Stub: Sendable, CustomStringConvertible {
         return copy
     }
 
-    /// The same stub with another priority.
-    public func priority(_ priority: Int) -> Stub {
-        var copy = self
-        copy.priority = priority
-        return copy
-    }
-
     public var description: String {
         if let name { return "\"\(name)\"" }
         return matchers.isEmpty ? "stub matching everything" : "stub [" + matchers.map(\.description).joined(separator: ", ") + "]"

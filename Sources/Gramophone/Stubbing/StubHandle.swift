@@ -13,8 +13,23 @@
 /// equal when they name the same stub of the same registry.
 public struct StubHandle: Sendable, Hashable {
     let id: Int
-    /// The registry the stub was added to; its lock guards the requests.
-    let registry: StubRegistry
+    /// The registry the stub was added to, compared by identity.
+    let owner: Owner
+    /// Its lock guards the requests.
+    var registry: StubRegistry { owner.registry }
+
+    init(id: Int, registry: StubRegistry) {
+        self.id = id
+        self.owner = Owner(registry: registry)
+    }
+
+    /// A registry compared by identity, so a handle's equality and hash are the synthesized
+    /// ones: the same stub (`id`) of the same registry.
+    struct Owner: Sendable, Hashable {
+        let registry: StubRegistry
+        static func == (lhs: Owner, rhs: Owner) -> Bool { lhs.registry === rhs.registry }
+        func hash(into hasher: inout Hasher) { hasher.combine(ObjectIdentifier(registry)) }
+    }
 
     /// The requests the stub answered, in the order it answered them (the first 10 000, as
     /// `playback.requests` keeps them; ``requestCount`` counts them all).
@@ -22,13 +37,4 @@ public struct StubHandle: Sendable, Hashable {
 
     /// How many requests the stub answered, without copying them.
     public var requestCount: Int { registry.count(answeredBy: id) }
-
-    public static func == (lhs: StubHandle, rhs: StubHandle) -> Bool {
-        lhs.id == rhs.id && lhs.registry === rhs.registry
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(id)
-        hasher.combine(ObjectIdentifier(registry))
-    }
 }

@@ -46,25 +46,23 @@ public struct StubResponse: Sendable {
         StubResponse(try .json(encoding: value, status: status, headers: headers, encoder: encoder))
     }
 
-    /// A JSON response from a dictionary as `JSONSerialization` takes it (OHHTTPStubs'
-    /// `jsonObject:`), written at once with sorted keys, so the response is `Sendable` whatever
-    /// `object` holds. `Content-Type: application/json` unless `headers` say otherwise.
-    /// - Throws: `StubError.invalidPattern` when a value is not a string, number, boolean,
-    ///   `NSNull`, array or dictionary.
-    public static func json(object: [String: Any], status: Int = 200, headers: Headers = [:]) throws(StubError) -> StubResponse {
+    /// A JSON response from a dictionary or an array as `JSONSerialization` takes it (OHHTTPStubs'
+    /// `jsonObject:`, Foundation's `withJSONObject:`), written at once with sorted keys, so the
+    /// response is `Sendable` whatever `object` holds. `Content-Type: application/json` unless
+    /// `headers` say otherwise.
+    /// - Throws: `StubError.invalidPattern` when `object` is neither a dictionary nor an array, or
+    ///   a value in it is not a string, number, boolean, `NSNull`, array or dictionary.
+    public static func json(object: Any, status: Int = 200, headers: Headers = [:]) throws(StubError) -> StubResponse {
         try serialised(object, status: status, headers: headers)
-    }
-
-    /// A JSON response from an array as `JSONSerialization` takes it; see `json(object:status:headers:)`.
-    /// - Throws: `StubError.invalidPattern` when an element is not JSON.
-    public static func json(array: [Any], status: Int = 200, headers: Headers = [:]) throws(StubError) -> StubResponse {
-        try serialised(array, status: status, headers: headers)
     }
 
     private static func serialised(_ object: Any, status: Int, headers: Headers) throws(StubError) -> StubResponse {
         // Checked first: on Apple platforms `data(withJSONObject:)` raises an exception, not an error.
         guard JSONSerialization.isValidJSONObject(object), let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
-            throw StubError.invalidPattern("\(object)", kind: "JSON object", problem: "holds a value that is not a string, number, boolean, NSNull, array or dictionary")
+            let problem =
+                object is [String: Any] || object is [Any]
+                ? "holds a value that is not a string, number, boolean, NSNull, array or dictionary" : "is neither a dictionary nor an array"
+            throw StubError.invalidPattern("\(object)", kind: "JSON object", problem: problem)
         }
         return .json(String(decoding: data, as: UTF8.self), status: status, headers: headers)
     }
@@ -141,11 +139,6 @@ public struct StubResponse: Sendable {
 
     // MARK: Modifiers
 
-    /// The same response with another status.
-    public func status(_ status: Int) -> StubResponse {
-        changingFixed { $0.status = status }
-    }
-
     /// The same response with the header `name` set to `value`.
     public func header(_ name: String, _ value: String) -> StubResponse {
         changingFixed { $0.headers[name] = value }
@@ -159,10 +152,6 @@ public struct StubResponse: Sendable {
         copy.condition = self.condition.followed(by: condition)
         return copy
     }
-
-    /// The same response, arriving after `seconds` (with a throughput set, its body then
-    /// arrives at that speed).
-    public func delayed(by seconds: TimeInterval) -> StubResponse { delivered(.delayed(seconds)) }
 
     /// The same response, with this cache storage policy.
     public func cachePolicy(_ policy: URLCache.StoragePolicy) -> StubResponse {
@@ -212,7 +201,7 @@ public struct StubRequest: Sendable {
     public var variables: [String: String]
 
     /// The body decoded as JSON into `type`.
-    public func decodeJSON<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
+    package func decodeJSON<T: Decodable>(_ type: T.Type, decoder: JSONDecoder = JSONDecoder()) throws -> T {
         try decoder.decode(type, from: request.body)
     }
 }

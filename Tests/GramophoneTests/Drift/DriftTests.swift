@@ -139,7 +139,7 @@ struct DriftTests {
         posts.tracks = vinyl.tracks.filter { $0.request.method == "POST" }
         let report = await posts.verify()
         #expect(report.checkedNothing && !report.hasDrift)
-        #expect(report.summary == #"vinyl "api": nothing checked, 1 skipped (unsafe method: sent only with --include-unsafe or DriftCheck.includesUnsafe)"#)
+        #expect(report.summary == #"vinyl "api": nothing checked, 1 skipped (unsafe method: sent only with --include-unsafe)"#)
         #expect(!(await posts.verify(against: DriftCheck(includesUnsafe: true))).checkedNothing)
         #expect((await Vinyl(name: "empty", tracks: []).verify()).summary == #"vinyl "empty": nothing checked (no tracks)"#)
     }

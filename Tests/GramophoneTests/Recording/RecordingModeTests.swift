@@ -244,4 +244,14 @@ struct RecordingModeTests {
         #expect(Recording(hosts: ["example.com"]).records(URL(string: "https://API.example.com/x")!))
         #expect(!Recording(hosts: ["example.com"]).records(URL(string: "https://notexample.com/x")!))
     }
+
+    /// Hosts compare without case however they were set: through the initializer or, as
+    /// `configureVinyl` does, through the property.
+    @Test func hostsSetThroughThePropertyMatchAnyCase() {
+        var recording = Recording()
+        recording.hosts = ["API.Example.com"]
+        #expect(recording.records(URL(string: "https://api.example.com/x")!))
+        #expect(recording.records(URL(string: "https://eu.API.EXAMPLE.com/x")!))
+        #expect(!recording.records(URL(string: "https://example.com/x")!))
+    }
 }

@@ -334,13 +334,13 @@ struct AsyncHTTPClientTests {
         // Ten minutes of delay: only the deadline ends this test within the time limit.
         let turntable = Turntable(vinyl: Vinyl(name: "empty"))
         let url = URL(string: "https://api.example.com/slow")!
-        _ = turntable.stubs.add(Stub("slow").matching(.url(url)).responding(with: StubResponse.json("{}").delayed(by: 600)))
+        _ = turntable.stubs.add(Stub("slow").matching(.url(url)).responding(with: StubResponse.json("{}").delivered(.delayed(600))))
         await #expect(throws: HTTPClientError.deadlineExceeded) {
             _ = try await turntable.execute(Self.get(url), timeout: .milliseconds(100))
         }
         // A wait well inside the deadline is waited out, also against NIO's farthest deadline.
         let soon = URL(string: "https://api.example.com/soon")!
-        _ = turntable.stubs.add(Stub("soon").matching(.url(soon)).responding(with: StubResponse.json("{}").delayed(by: 0.05)))
+        _ = turntable.stubs.add(Stub("soon").matching(.url(soon)).responding(with: StubResponse.json("{}").delivered(.delayed(0.05))))
         #expect(try await turntable.execute(Self.get(soon), deadline: .distantFuture).status == .ok)
         #expect(try await turntable.execute(Self.get(soon), timeout: .seconds(30)).status == .ok)
     }

@@ -54,7 +54,7 @@ struct PlaybackTimingTests {
     func stubDelayIsAppliedOnce(timing: PlaybackTiming) async throws {
         let turntable = Turntable(vinyl: Self.vinyl)
         turntable.timing = timing
-        turntable.stubs.add(Stub().responding(with: .text("late").delayed(by: 0.3)))
+        turntable.stubs.add(Stub().responding(with: .text("late").delivered(.delayed(0.3))))
         let answer = await turntable.answer(Track.Request("GET https://api.example.com/anything"))
         #expect(turntable.playbackDelay(for: answer) == 0.3)
     }

@@ -469,7 +469,7 @@ struct StreamingTests {
 
     @Test func aStreamingStubsDelayComesBeforeItsFirstChunk() async throws {
         let turntable = Turntable(vinyl: Vinyl(name: "none"))
-        turntable.stubs.add(Stub().matching(try .path("/late")).responding(with: .events([ServerSentEvent(data: "1")]).delayed(by: 0.2)))
+        turntable.stubs.add(Stub().matching(try .path("/late")).responding(with: .events([ServerSentEvent(data: "1")]).delivered(.delayed(0.2))))
         let start = ContinuousClock.now
         let (bytes, _) = try await turntable.bytes(for: URLRequest(url: URL(string: "https://api.example.com/late")!))
         #expect(ContinuousClock.now - start >= .milliseconds(200))

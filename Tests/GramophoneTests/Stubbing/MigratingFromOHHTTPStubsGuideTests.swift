@@ -96,7 +96,7 @@ import FoundationNetworking
         let stub = Stub().responding(with: try .json(object: ["id": 42], status: 200))
         let answered = await answer(stub, request("/users/42"))
         #expect(answered?.body == #"{"id":42}"# && answered?.status == 200)
-        let array = Stub().responding(with: try .json(array: [["id": 1], ["id": 2]]))
+        let array = Stub().responding(with: try .json(object: [["id": 1], ["id": 2]]))
         #expect(await answer(array, request("/users"))?.body == #"[{"id":1},{"id":2}]"#)
         #expect(await answer(Stub().responding(with: .json(#"{"id":42}"#)), request("/u"))?.body == #"{"id":42}"#)
         struct User: Encodable { var id: Int }
@@ -111,7 +111,7 @@ import FoundationNetworking
     }
 
     @Test func requestTimeResponseTime() {
-        let response = StubResponse.text(String(repeating: "x", count: 40_000)).delayed(by: 0.5).delivered(.throughput(.threeG))
+        let response = StubResponse.text(String(repeating: "x", count: 40_000)).delivered(.delayed(0.5)).delivered(.throughput(.threeG))
         #expect(response.condition == .delayedThroughput(delay: 0.5, speed: .threeG))
         let plan = response.condition.deliveryPlan(byteCount: 40_000)
         #expect(plan.initialDelay == 0.5)
@@ -120,7 +120,7 @@ import FoundationNetworking
     }
 
     @Test func mockerDelay() {
-        let plan = StubResponse.text("x").delayed(by: 0.3).condition.deliveryPlan(byteCount: 1)
+        let plan = StubResponse.text("x").delivered(.delayed(0.3)).condition.deliveryPlan(byteCount: 1)
         #expect(plan.initialDelay == 0.3)
     }
 

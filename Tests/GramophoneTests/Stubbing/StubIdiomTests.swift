@@ -7,8 +7,8 @@ import Testing
 @Suite struct StubIdiomTests {
     @Test func aDelayAndAThroughputTogetherBothApply() {
         // OHHTTPStubs: `.requestTime(0.5, responseTime: OHHTTPStubsDownloadSpeedEDGE)`.
-        let either = StubResponse.text("x").delayed(by: 0.5).delivered(.throughput(.edge))
-        let other = StubResponse.text("x").delivered(.throughput(.edge)).delayed(by: 0.5)
+        let either = StubResponse.text("x").delivered(.delayed(0.5)).delivered(.throughput(.edge))
+        let other = StubResponse.text("x").delivered(.throughput(.edge)).delivered(.delayed(0.5))
         for response in [either, other] {
             let plan = response.condition.deliveryPlan(byteCount: 32_000)
             #expect(plan.initialDelay == 0.5)

@@ -155,7 +155,7 @@ import FoundationNetworking
     }
 
     @Test func delayedResponseArrivesNoSooner() async throws {
-        let tt = turntable(Stub().responding(with: .text("late").delayed(by: 0.3)))
+        let tt = turntable(Stub().responding(with: .text("late").delivered(.delayed(0.3))))
         let clock = ContinuousClock()
         let start = clock.now
         let (data, _) = try await get(tt, "https://x.test/")

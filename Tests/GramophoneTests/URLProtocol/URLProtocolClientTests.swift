@@ -35,7 +35,7 @@ struct URLProtocolClientTests {
 
     @Test func nothingReachesTheClientAfterStopLoading() async throws {
         let turntable = Turntable(vinyl: Vinyl(name: "empty"))
-        turntable.stubs.add(Stub().responding(with: .text("late").delayed(by: 30)))
+        turntable.stubs.add(Stub().responding(with: .text("late").delivered(.delayed(30))))
         let client = RecordingClient()
         let loading = try loadingProtocol(turntable, client: client)
         loading.startLoading()
