@@ -19,11 +19,6 @@ extension Turntable {
         dataTask(with: URLRequest(url: url))
     }
 
-    /// A data task for `url` whose completion handler runs on the delegate queue.
-    public func dataTask(with url: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
-        dataTask(with: URLRequest(url: url), completionHandler: completionHandler)
-    }
-
     /// An upload task sending `bodyData` as the request's body; the body takes part in matching.
     public func uploadTask(with request: URLRequest, from bodyData: Data) -> URLSessionUploadTask {
         TaskCore(turntable: self, request: request, kind: .upload(.data(bodyData)), completion: .delegate).makeTask(EngineUploadTask.self)
@@ -59,11 +54,6 @@ extension Turntable {
     /// A download task whose handler gets a temporary file, removed when the handler returns.
     public func downloadTask(with request: URLRequest, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask {
         TaskCore(turntable: self, request: request, kind: .download, completion: .download(completionHandler)).makeTask(EngineDownloadTask.self)
-    }
-
-    /// A download task for `url` with a completion handler.
-    public func downloadTask(with url: URL, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask {
-        downloadTask(with: URLRequest(url: url), completionHandler: completionHandler)
     }
 
     // MARK: Async transfers
