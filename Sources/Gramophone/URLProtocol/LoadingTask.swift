@@ -35,6 +35,12 @@ struct LoadingTask {
     /// only when the body may come in more than one piece, and on the session's queue.
     var receivesPieces: Bool {
         guard let task, let session else { return false }
+        // Nobody to hear the pieces (no delegate of the task's own, none of the session's, nor
+        // one given to makeURLSession()): no need to ask Foundation. Linux answers a task's
+        // `delegate` with the session's when the task has none.
+        let ours = session.delegate as? TaskFirstDelegate
+        let delegates: [AnyObject?] = [task.delegate.flatMap { $0 === ours ? nil : $0 }, ours.map { $0.delegate } ?? session.delegate]
+        if delegates.allSatisfy({ $0 == nil }) { return false }
         return Self.callsDelegate(task, in: session)
     }
     #else
