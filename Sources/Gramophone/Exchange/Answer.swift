@@ -31,8 +31,22 @@ struct Answer: Sendable {
     /// outcome's `HTTPURLResponse` has it.
     var head: ResponseHead?
     /// A WebSocket stub's conversation: a recorded one, or a script (Stubbing/WebSocketScript.swift).
-    var conversation: WebSocketConversation?
-    var webSocketScript: WebSocketScript?
+    var conversation: WebSocketConversation? {
+        get { webSocket?.conversation }
+        set { webSocket = WebSocketStub(conversation: newValue, script: webSocketScript) }
+    }
+    var webSocketScript: WebSocketScript? {
+        get { webSocket?.script }
+        set { webSocket = WebSocketStub(conversation: conversation, script: newValue) }
+    }
+    /// Boxed: few answers have one, and every replay moves its answer through a few frames.
+    var webSocket: WebSocketStub?
+
+    final class WebSocketStub: Sendable {
+        let conversation: WebSocketConversation?
+        let script: WebSocketScript?
+        init(conversation: WebSocketConversation?, script: WebSocketScript?) { (self.conversation, self.script) = (conversation, script) }
+    }
     /// A stub's network condition: where the API allows, its body arrives at the condition's
     /// pace (a URLSession's delegate sees the pieces); elsewhere after its whole delay (`source`).
     var condition: NetworkCondition = .immediate

@@ -11,6 +11,12 @@ struct RequestParts: Sendable, Hashable {
     var path: String
     /// Parameters sorted by name, then value.
     var query: [QueryItem]
+    /// `urlText` when the URL's own text already is it (lower case, no default port, no fragment,
+    /// parameters in order), as most recorded and requested URLs are: the index key of a replay
+    /// appends it whole. Derived from the parts, so equality leaves it out.
+    private var plainURLText: String?
+    /// Only `method` and the URL's text are set (`init(keyOnly:)`).
+    private(set) var isKeyOnly = false
 
     struct QueryItem: Sendable, Hashable, Comparable {
         var name: String
@@ -35,7 +41,8 @@ struct RequestParts: Sendable, Hashable {
         self.method = method.uppercasedIfNeeded
         let text = url.absoluteString
         if let plain = Self.plainParts(of: text) {
-            (scheme, host, port, path, query) = plain
+            (scheme, host, port, path, query) = (plain.scheme, plain.host, plain.port, plain.path, plain.query)
+            if plain.isURLText { plainURLText = text }
             return
         }
         let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
@@ -51,12 +58,15 @@ struct RequestParts: Sendable, Hashable {
     /// The parts of a plain absolute URL (`scheme://host[:port][/path][?a=1&b][#fragment]`, printable
     /// ASCII with no `%`, `@`, `[`, backslash or `;`, no empty query parameter), read straight from its text.
     /// `URLComponents` costs about a microsecond and several allocations per request, most of a
-    /// replay; nil sends every other URL to it, and tests check both readers agree.
-    static func plainParts(of text: String) -> (scheme: String, host: String, port: Int?, path: String, query: [QueryItem])? {
+    /// replay; nil sends every other URL to it, and tests check both readers agree. `isURLText`:
+    /// the text prints as `urlText` already. Not `building`, only that is found: no part is made.
+    static func plainParts(of text: String, building: Bool = true) -> (scheme: String, host: String, port: Int?, path: String, query: [QueryItem], isURLText: Bool)? {
         var text = text
-        return text.withUTF8 { bytes -> (String, String, Int?, String, [QueryItem])? in
+        return text.withUTF8 { bytes -> (String, String, Int?, String, [QueryItem], Bool)? in
             let count = bytes.count
-            func string(_ start: Int, _ end: Int) -> String { String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) }
+            func string(_ start: Int, _ end: Int) -> String {
+                building ? String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self) : ""
+            }
             // Scheme and host are lower-cased only when the text has an upper-case letter at all.
             var upperCase = false
             for byte in bytes {
@@ -66,6 +76,9 @@ struct RequestParts: Sendable, Hashable {
                 case UInt8(ascii: "A")...UInt8(ascii: "Z"): upperCase = true
                 default: continue
                 }
+            }
+            func hasUpperCase(_ start: Int, _ end: Int) -> Bool {
+                upperCase && bytes[start..<end].contains { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }
             }
             // Scheme: a letter, then letters, digits, + - .
             var index = 0
@@ -78,7 +91,10 @@ struct RequestParts: Sendable, Hashable {
                 index += 1
             }
             guard index > 0, index + 2 < count, bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") else { return nil }
-            let scheme = upperCase ? string(0, index).lowercased() : string(0, index)
+            var isURLText = !hasUpperCase(0, index)
+            // Made even when not `building`: the default port depends on it.
+            let schemeText = String(decoding: UnsafeBufferPointer(rebasing: bytes[0..<index]), as: UTF8.self)
+            let scheme = upperCase ? schemeText.lowercased() : schemeText
             // Authority: host[:port], up to the path, query or fragment.
             let hostStart = index + 3
             index = hostStart
@@ -95,6 +111,7 @@ struct RequestParts: Sendable, Hashable {
             let authorityEnd = index
             let hostEnd = colon ?? authorityEnd
             guard hostEnd > hostStart else { return nil }
+            isURLText = isURLText && !hasUpperCase(hostStart, hostEnd)
             let host = upperCase ? string(hostStart, hostEnd).lowercased() : string(hostStart, hostEnd)
             var port: Int?
             if let colon {
@@ -106,10 +123,13 @@ struct RequestParts: Sendable, Hashable {
                     value = value * 10 + digit
                 }
                 port = value == defaultPort(for: scheme) ? nil : value
+                // A default port or `:080` prints otherwise.
+                isURLText = isURLText && port != nil && bytes[colon + 1] != UInt8(ascii: "0")
             }
             // Path, up to the query or fragment.
             let pathStart = index
             while index < count, bytes[index] != UInt8(ascii: "?"), bytes[index] != UInt8(ascii: "#") { index += 1 }
+            isURLText = isURLText && index > pathStart
             let path = index > pathStart ? string(pathStart, index) : "/"
             var query: [QueryItem] = []
             if index < count, bytes[index] == UInt8(ascii: "?") {
@@ -117,6 +137,8 @@ struct RequestParts: Sendable, Hashable {
                 var queryEnd = index
                 while queryEnd < count, bytes[queryEnd] != UInt8(ascii: "#") { queryEnd += 1 }
                 guard queryEnd > index else { return nil }
+                // The previous parameter's name and value, to find whether they come in order.
+                var previous: (name: Range<Int>, value: Range<Int>)?
                 var segmentStart = index
                 while segmentStart <= queryEnd {
                     var segmentEnd = segmentStart
@@ -126,20 +148,54 @@ struct RequestParts: Sendable, Hashable {
                         segmentEnd += 1
                     }
                     guard segmentEnd > segmentStart else { return nil }
-                    if let equals {
-                        query.append(QueryItem(name: string(segmentStart, equals), value: string(equals + 1, segmentEnd)))
-                    } else {
-                        query.append(QueryItem(name: string(segmentStart, segmentEnd), value: nil))
+                    let name = segmentStart..<(equals ?? segmentEnd)
+                    let value = equals.map { ($0 + 1)..<segmentEnd } ?? segmentEnd..<segmentEnd
+                    if let previous, isURLText {
+                        // As `QueryItem.<` orders them (byte order is Unicode order in ASCII).
+                        let names = bytes[previous.name].lexicographicallyPrecedes(bytes[name]) ? -1 : bytes[previous.name].elementsEqual(bytes[name]) ? 0 : 1
+                        isURLText = names < 0 || (names == 0 && !bytes[value].lexicographicallyPrecedes(bytes[previous.value]))
                     }
+                    previous = (name, value)
+                    if building { query.append(QueryItem(name: string(name.lowerBound, name.upperBound), value: equals.map { _ in string(value.lowerBound, value.upperBound) })) }
                     segmentStart = segmentEnd + 1
                 }
-                if query.count > 1 { query.sort() }
+                index = queryEnd
+                if !isURLText, query.count > 1 { query.sort() }
             }
-            return (scheme, host, port, path, query)
+            // A fragment never counts, so it never prints.
+            isURLText = isURLText && index == count
+            return (scheme, host, port, path, query, isURLText)
         }
     }
 
     init(_ request: Track.Request) { self.init(method: request.method, url: request.url) }
+
+    /// Parts for an index key only: for a URL whose text already is `urlText`, just the method
+    /// and that text (making the other parts was a quarter of a replay); else all of them.
+    /// `TrackSelector` makes the whole parts when its strategy needs more (`isKeyOnly`).
+    init(keyOnly request: Track.Request) {
+        let text = request.url.absoluteString
+        guard Self.plainParts(of: text, building: false)?.isURLText == true else {
+            self.init(request)
+            return
+        }
+        self.init(method: request.method.uppercasedIfNeeded, scheme: "", host: "", port: nil, path: "", query: [])
+        plainURLText = text
+        isKeyOnly = true
+    }
+
+    static func == (lhs: RequestParts, rhs: RequestParts) -> Bool {
+        lhs.method == rhs.method && lhs.scheme == rhs.scheme && lhs.host == rhs.host && lhs.port == rhs.port && lhs.path == rhs.path && lhs.query == rhs.query
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(method)
+        hasher.combine(scheme)
+        hasher.combine(host)
+        hasher.combine(port)
+        hasher.combine(path)
+        hasher.combine(query)
+    }
 
     static func defaultPort(for scheme: String) -> Int? {
         switch scheme {
@@ -193,6 +249,10 @@ struct RequestParts: Sendable, Hashable {
     /// Appends `urlText` to `text` without building it apart: the index key of every replay
     /// holds it, and the intermediate strings were a tenth of a replay's time.
     func appendURLText(to text: inout String) {
+        if let plainURLText {
+            text += plainURLText
+            return
+        }
         // Exactly the length it will have: an index keeps its keys, spare capacity and all.
         let portLength = port.map { String($0).utf8.count + 1 } ?? 0
         let queryLength = query.isEmpty ? 0 : 1 + queryTextLength

@@ -26,6 +26,9 @@ struct TrackIndex: Sendable {
     /// Tracks not played yet, in all: none, and a repeat needs no search for one.
     private(set) var unplayedCount: Int
     private let keysBodies: Bool
+    /// Every matcher is keyed and reads the method, the URL's text or what the request holds,
+    /// never the URL's other parts: a lookup needs only `RequestParts(keyOnly:)`.
+    let keysOnURLText: Bool
     /// Ranks tracks for miss reports.
     private var nearestIndex: NearestTrackIndex
 
@@ -51,6 +54,14 @@ struct TrackIndex: Sendable {
             : keyable
         unkeyed = matchers.filter { !$0.isIndexable }
         keysBodies = keyed.contains(where: \.readsBody)
+        keysOnURLText =
+            unkeyed.isEmpty
+            && keyed.allSatisfy {
+                switch $0.kind {
+                case .method, .url, .headers, .allHeaders, .body, .graphQL: return true
+                default: return false
+                }
+            }
         nearestIndex = NearestTrackIndex(parts: parts)
         keyedBuckets.reserveCapacity(tracks.count)
         homes.reserveCapacity(tracks.count)
@@ -86,9 +97,10 @@ struct TrackIndex: Sendable {
         // the joined key splits back one way.
         default:
             var key = ""
-            for (position, matcher) in matchers.enumerated() {
+            // By position: a `Matcher` taken out of the array is a copy, retains and all.
+            for position in matchers.indices {
                 if position > 0 { key += "\u{1F}" }
-                matcher.appendKeyComponent(request, parts, to: &key)
+                matchers[position].appendKeyComponent(request, parts, to: &key)
             }
             return key
         }

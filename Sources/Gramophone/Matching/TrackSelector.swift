@@ -4,9 +4,11 @@ import Foundation
 /// kind is switched on. It holds what choosing needs: the tracks' index (which keeps which
 /// have played) and the position in track order.
 struct TrackSelector: Sendable {
-    var strategy: MatchingStrategy
+    let strategy: MatchingStrategy
     /// No strategy was given: it follows the vinyl (`MatchingStrategy.chosen(for:)`).
-    var strategyFollowsVinyl: Bool
+    let strategyFollowsVinyl: Bool
+    /// The strategy chooses by the index key alone, which `RequestParts(keyOnly:)` can make.
+    private let takesKeyOnlyParts: Bool
     var index: TrackIndex
     var nextInOrder = 0
 
@@ -15,11 +17,13 @@ struct TrackSelector: Sendable {
         self.strategy = strategy ?? .chosen(for: vinyl)
         strategyFollowsVinyl = strategy == nil
         index = TrackIndex(tracks: vinyl.tracks, matchers: self.strategy.matchers)
+        if case .attributes = self.strategy.mode { takesKeyOnlyParts = index.keysOnURLText } else { takesKeyOnlyParts = false }
     }
 
     /// The track that answers `live`, taken: in track order the position moves on. The caller
     /// marks it played (`index.setPlayed`). Nil when none matches.
     mutating func select(_ live: Track.Request, parts: RequestParts) -> Int? {
+        if parts.isKeyOnly, !takesKeyOnlyParts { return select(live, parts: RequestParts(live)) }
         switch strategy.mode {
         case .attributes(_, let playOnce):
             // Identical requests get their recorded occurrences in order; once all have played,
@@ -39,6 +43,7 @@ struct TrackSelector: Sendable {
     /// followed, and what a URLProtocol will hand over. For a repeated request, its first
     /// occurrence (they share the request; `select` picks among them).
     mutating func peek(_ live: Track.Request, parts: RequestParts) -> Int? {
+        if parts.isKeyOnly, !takesKeyOnlyParts { return peek(live, parts: RequestParts(live)) }
         switch strategy.mode {
         case .attributes(_, let playOnce):
             return index.firstMatch(for: live, parts: parts, skippingPlayed: playOnce)

@@ -58,13 +58,13 @@ public final class Turntable: NetworkSession, Sendable {
             heads = Array(repeating: nil, count: vinyl.tracks.count)
         }
 
-        // The selector's parts, read and changed in place (no copy of the arrays on a change).
+        // The selector's parts, read and changed in place (no copy of the arrays, nor a retain
+        // of each, on a read or a change).
         var strategy: MatchingStrategy {
-            get { selector.strategy }
-            _modify { yield &selector.strategy }
+            _read { yield selector.strategy }
         }
         var index: TrackIndex {
-            get { selector.index }
+            _read { yield selector.index }
             _modify { yield &selector.index }
         }
 
@@ -313,7 +313,8 @@ public final class Turntable: NetworkSession, Sendable {
     /// `recordingRepeats`: a track recorded by this run does not answer; the request is another
     /// visit, to be sent for real and recorded as the next occurrence.
     func play(_ live: Track.Request, sent: Track.Request? = nil, recordingRepeats: Bool = false) -> Answer? {
-        let liveParts = RequestParts(live)
+        // Made outside the lock; for the default strategy only what its key reads.
+        let liveParts = RequestParts(keyOnly: live)
         return deck.withLock { deck -> Answer? in
             guard let index = deck.selector.select(live, parts: liveParts) else { return nil }
             if recordingRepeats, index >= deck.firstRecorded { return nil }
@@ -321,21 +322,23 @@ public final class Turntable: NetworkSession, Sendable {
             deck.playCounts[index] += 1
             deck.index.setPlayed(index, true)
             deck.answered += 1
-            let track = deck.index.tracks[index]
-            let source = Answer.Source.track(index, recordedDuration: track.duration)
-            switch track.outcome {
+            // The track's parts are read where they are: a `Track` is a few hundred bytes to copy.
+            let source = Answer.Source.track(index, recordedDuration: deck.index.tracks[index].duration)
+            switch deck.index.tracks[index].outcome {
             case .response(let response):
                 let head: ResponseHead
                 if let cached = deck.heads[index] {
                     head = cached
                 } else {
-                    head = ResponseHead(response, requestURL: track.request.url)
+                    head = ResponseHead(response, requestURL: deck.index.tracks[index].request.url)
                     deck.heads[index] = head
                 }
                 // Values the strategy echoes from the live request (a JSON-RPC id) replace the recorded ones.
-                if !deck.strategy.echoes.isEmpty, let echoed = Self.echoing(deck.strategy.echoes, in: response, live: sent ?? live, recorded: track.request) {
+                if !deck.strategy.echoes.isEmpty,
+                    let echoed = Self.echoing(deck.strategy.echoes, in: response, live: sent ?? live, recorded: deck.index.tracks[index].request)
+                {
                     deck.echoed += 1
-                    let echoedHead = ResponseHead(echoed, requestURL: track.request.url)
+                    let echoedHead = ResponseHead(echoed, requestURL: deck.index.tracks[index].request.url)
                     return Answer(outcome: .success((echoedHead.response, echoed.body)), source: source, stream: echoed.stream, head: echoedHead)
                 }
                 return Answer(outcome: .success((head.response, response.body)), source: source, stream: response.stream, head: head)
