@@ -79,22 +79,15 @@ enum SensitiveNames {
     }
 
     /// Whether `text` could contain a secret name: one of the stems every name in these lists
-    /// contains, ignoring case and separators. A body without one needs no parsing: most
-    /// bodies a recorder sees (lists, records, echoes without credentials) have none.
+    /// contains, ignoring case and separators (`BodyClues`).
     static func mayNameASecret(_ text: String) -> Bool {
-        var compact: [UInt8] = []
-        compact.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 where byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") && byte != UInt8(ascii: ".") && byte != UInt8(ascii: " ") {
-            compact.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
-        }
-        return compact.withUnsafeBytes { text in stems.contains { stem in stem.withUnsafeBytes { UTF8Search.firstOffset(of: $0, in: text) != nil } } }
+        var text = text
+        return text.withUTF8 { BodyClues(UnsafeRawBufferPointer($0)).namesSecret }
     }
 
     /// Every secret name and suffix above contains one of these (`api_key` has `key`, `passwd`
     /// `pass`, `client_assertion` `assertion`).
-    private static let stems: [[UInt8]] = [
-        "pass", "pwd", "secret", "token", "key", "auth", "credential", "session", "cookie", "sig", "assertion", "verifier",
-    ].map { Array($0.utf8) }
+    static let stems = ["pass", "pwd", "secret", "token", "key", "auth", "credential", "session", "cookie", "sig", "assertion", "verifier"]
 
     /// Query parameters that hold secrets: the secret keys, signatures of signed URLs, and
     /// `key` when its value has the shape of an API key (Google's `key=AIza…`), not a lookup
