@@ -449,7 +449,7 @@ final class Recorder: Sendable {
 }
 
 /// Counts of equal values, for telling the tracks on disk apart from those already known.
-private struct Multiset<Element: Hashable> {
+struct Multiset<Element: Hashable> {
     private var counts: [Element: Int] = [:]
 
     init(_ elements: [Element]) {

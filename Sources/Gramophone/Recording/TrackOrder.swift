@@ -20,11 +20,7 @@ enum TrackOrder {
         var group: [(offset: Int, element: Track)] = []
         var groupEnd = Date.distantPast
         func flush() {
-            if group.count > 1 {
-                result += group.sorted(by: precedes).map(\.element)
-            } else {
-                result += group.map(\.element)
-            }
+            result += group.sorted(by: precedes).map(\.element)
             group.removeAll()
         }
         for (offset, track) in tracks.enumerated() {

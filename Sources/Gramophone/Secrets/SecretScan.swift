@@ -170,8 +170,7 @@ struct SecretScanner {
         }
         let query = questionMark.map { text[text.index(after: $0)...].prefix { $0 != "#" } } ?? ""
         for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let item = Redaction.RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
+            let item = Redaction.RawQueryItem(pair)
             guard let value = item.decodedValue, !SensitiveNames.isRedacted(value) else { continue }
             let location = SecretPlace(.query(item.decodedName), side)
             if SensitiveNames.isSecretQueryParameter(item.decodedName, value: value) {

@@ -13,7 +13,8 @@ import Foundation
 enum SensitiveNames {
     /// Headers the default redaction removes.
     static func isSensitiveHeader(_ name: String) -> Bool {
-        let folded = fold(name, "_", into: "-")
+        // Not `replacingOccurrences`: it bridges to NSString, and this runs for every header of every recorded exchange.
+        let folded = String(name.lowercased().map { $0 == "_" ? "-" : $0 })
         if ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(folded) { return true }
         // X-Api-Key style: any header naming a key, token, secret or password.
         return folded.containsUTF8("api-key") || folded.containsUTF8("apikey") || folded.hasSuffix("-token") || folded == "token"
@@ -120,13 +121,6 @@ enum SensitiveNames {
         String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { !"-_. ".unicodeScalars.contains($0) }))
     }
 
-    /// Lower case with one separator made the other. Not `replacingOccurrences`: it bridges to
-    /// NSString, and this runs for every header of every recorded exchange.
-    private static func fold(_ name: String, _ separator: Character, into replacement: Character) -> String {
-        let lowered = name.lowercased()
-        return lowered.contains(separator) ? String(lowered.map { $0 == separator ? replacement : $0 }) : lowered
-    }
-
     /// Whether a value is already a redaction placeholder rather than a secret.
     static func isRedacted(_ value: String) -> Bool {
         let trimmed = value.trimmingWhitespace()
@@ -191,22 +185,13 @@ enum SensitiveNames {
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
-            return true
-        default:
-            return false
-        }
+        (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
     }
 
     private static func endsValue(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"),
-            UInt8(ascii: " "), 0x09, 0x0A, 0x0B, 0x0C, 0x0D:
-            return true
-        default:
-            return false
+        case UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: " "), 0x09...0x0D: return true
+        default: return false
         }
     }
 }
