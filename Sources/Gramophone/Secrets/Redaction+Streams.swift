@@ -17,10 +17,7 @@ extension Redaction {
         redacted = redacted.map(scrubber.scrub)
         // Each chunk ends where it did among the events: at the same offset in an unchanged
         // event, and as near as the changed bytes allow in a redacted one.
-        var ends: [Int] = []
-        var newStart = 0
-        var unitIndex = 0
-        var newStarts: [Int] = []
+        var (ends, unitIndex, newStart, newStarts): ([Int], Int, Int, [Int]) = ([], 0, 0, [])
         for unit in redacted {
             newStarts.append(newStart)
             newStart += unit.count

@@ -124,14 +124,12 @@ struct SecretScanner {
             for (position, message) in (response.conversation?.messages ?? []).enumerated() {
                 // The client's messages are its side of the track, as redaction takes them.
                 self.message = position
-                scanBody(message.payload, headers: Self.payloadHeaders, side: message.direction == .sent ? .request : .response, at: index)
+                // A payload has no headers: JSON is found by parsing, and it is never a form.
+                scanBody(message.payload, headers: [:], side: message.direction == .sent ? .request : .response, at: index)
             }
             self.message = nil
         }
     }
-
-    /// A payload has no headers: JSON is found by parsing, and it is never a form.
-    private static let payloadHeaders: Headers = [:]
 
     /// The message whose payload is being scanned, for the places found in it.
     private var message: Int?
