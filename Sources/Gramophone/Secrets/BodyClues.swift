@@ -22,11 +22,15 @@ struct BodyClues {
         // for the token parts), newest in the lowest byte. Two bytes of each name a bit of a
         // table first: most bytes end no literal, and end the loop's work there.
         var (folded, foldedOlder, raw, rawOlder): (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        var (ascii, token, name, query) = (true, false, false, false)
+        var (ascii, text, token, name, query) = (true, true, false, false, false)
         Self.tables.withUnsafeBufferPointer { tables in
             let (stemPairs, tokenPairs) = (tables.baseAddress!, tables.baseAddress! + 1024)
             for byte in bytes {
-                if byte >= 0x80 { ascii = false }
+                // Validated at the first byte that is not ASCII: a binary body stops there.
+                if byte >= 0x80, ascii {
+                    (ascii, text) = (false, UTF8Validation.firstInvalidOffset(bytes) == nil)
+                    if !text { break }
+                }
                 (rawOlder, raw) = (rawOlder << 8 | raw >> 56, raw << 8 | UInt64(byte))
                 if Self.has(tokenPairs, raw), !token { token = Self.tokenParts.contains { $0.matches(raw, rawOlder) } }
                 switch byte {
@@ -39,7 +43,7 @@ struct BodyClues {
             }
         }
         (namesSecret, mayHoldToken, mayHoldQuery) = (name, token && bytes.count >= 14, query)
-        isText = ascii || UTF8Validation.firstInvalidOffset(bytes) == nil
+        isText = text
     }
 
     init<Bytes: ContiguousBytes>(_ bytes: Bytes) {
