@@ -363,7 +363,8 @@ final class Recorder: Sendable {
         try vinyl.checkForSecrets(inTracks: kept.count..<vinyl.tracks.count, allowing: recording.allowedSecrets, file: file.path)
         // Concurrent recordings in a stable order, not the order they completed in (TrackOrder),
         // so re-recording an unchanged API leaves the file as it was but for the dates.
-        vinyl.tracks = TrackOrder.arranged(vinyl.tracks)
+        let order = TrackOrder.order(of: vinyl.tracks)
+        vinyl.tracks = order.map { vinyl.tracks[$0] }
 
         // The file keeps its own format where that format can hold the tracks.
         var written = format
@@ -374,7 +375,10 @@ final class Recorder: Sendable {
         }
         let data: Data
         do {
-            data = try vinyl.encoded(as: written)
+            // Only added to a file that holds what this recorder knows: its bytes are kept, and
+            // the added tracks written after them, not all of the file's tracks encoded again.
+            let appends = keepsAll && written == .gramophone && format == .gramophone && order.prefix(kept.count).elementsEqual(kept.indices)
+            data = try (appends ? state.lastWrite.flatMap { try Self.appending(vinyl.tracks[kept.count...], name: vinyl.name, to: $0.data) } : nil) ?? vinyl.encoded(as: written)
         } catch var error as VinylError {
             error.file = error.file ?? file.path
             throw error
@@ -394,6 +398,43 @@ final class Recorder: Sendable {
         report.convertedFrom = written == format ? nil : format
         report.original = original
         return report
+    }
+
+    /// `file` (a Gramophone vinyl's bytes) with `added` after its tracks, written as encoding
+    /// them with the file's tracks would write them; nil when `file` does not end with its
+    /// tracks as that encoding does (another layout, a member after the tracks).
+    private static func appending(_ added: ArraySlice<Track>, name: String, to file: Data) throws -> Data? {
+        let addedFile = try Vinyl(name: name, tracks: Array(added)).encoded(as: .gramophone)
+        let tail = Array("\n  ]\n}\n".utf8)
+        guard let open = addedFile.range(of: Data(#""tracks": ["#.utf8))?.upperBound, file.count > open + tail.count,
+            file.prefix(open).elementsEqual(addedFile.prefix(open)), file.suffix(tail.count).elementsEqual(tail),
+            file.withUnsafeBytes({ holdsWholeValues(UnsafeRawBufferPointer(rebasing: $0[open..<($0.count - tail.count)])) })
+        else { return nil }
+        var data = Data(file.prefix(file.count - tail.count))
+        data.append(UInt8(ascii: ","))
+        data.append(addedFile[open...])
+        return data
+    }
+
+    /// Whether `bytes` are whole JSON values and separators (brackets balanced outside strings):
+    /// the `]` after them closes the tracks' `[` before them, and nothing follows the tracks.
+    private static func holdsWholeValues(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        var (depth, inString, escaped) = (0, false, false)
+        for byte in bytes {
+            if inString {
+                if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""): inString = true
+            case UInt8(ascii: "["), UInt8(ascii: "{"): depth += 1
+            case UInt8(ascii: "]"), UInt8(ascii: "}"):
+                depth -= 1
+                if depth < 0 { return false }
+            default: break
+            }
+        }
+        return depth == 0 && !inString
     }
 
     /// The vinyl on disk now and its format; nil (and the format the extension says) when
@@ -449,7 +490,7 @@ final class Recorder: Sendable {
 }
 
 /// Counts of equal values, for telling the tracks on disk apart from those already known.
-private struct Multiset<Element: Hashable> {
+struct Multiset<Element: Hashable> {
     private var counts: [Element: Int] = [:]
 
     init(_ elements: [Element]) {

@@ -39,13 +39,7 @@ extension Recording {
         guard distinct else { return (mode == .all ? replaced : played, []) }
         let held = FileManager.default.fileExists(atPath: file.path) ? ((try? Vinyl(contentsOf: file))?.tracks ?? []) : []
         guard mode != .all else { return (held, []) }
-        var heldRequests: [Track.Request: Int] = [:]
-        for track in held { heldRequests[track.request, default: 0] += 1 }
-        let copied = played.filter { track in
-            guard let count = heldRequests[track.request], count > 0 else { return true }
-            heldRequests[track.request] = count - 1
-            return false
-        }
-        return (held, copied)
+        var heldRequests = Multiset(held.map(\.request))
+        return (held, played.filter { !heldRequests.remove($0.request) })
     }
 }

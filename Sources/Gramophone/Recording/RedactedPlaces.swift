@@ -63,11 +63,7 @@ struct RedactedPlaces: Sendable, Equatable {
     private static func body(_ side: String, _ before: Data, _ after: Data, headers: Headers, streamed: Bool) -> [String] {
         guard before != after else { return [] }
         if streamed, let places = events(side, before, after) { return places }
-        if let from = try? JSONParser.parse(before), let to = try? JSONParser.parse(after) {
-            var paths: [String] = []
-            json(from, to, path: "", into: &paths)
-            return paths.map { $0.isEmpty ? "\(side).body" : "\(side).body JSON \"\($0)\"" }
-        }
+        if let paths = jsonPaths(before, after) { return paths.map { $0.isEmpty ? "\(side).body" : "\(side).body JSON \"\($0)\"" } }
         if headers.mediaType == "application/x-www-form-urlencoded" {
             let pairs = { (data: Data) in String(decoding: data, as: UTF8.self).split(separator: "&").map(String.init) }
             let kept = Set(pairs(after))
@@ -79,9 +75,7 @@ struct RedactedPlaces: Sendable, Equatable {
 
     /// A message's payload: its changed JSON keys, or the payload as one place.
     private static func payload(_ place: String, _ before: Data, _ after: Data) -> [String] {
-        guard let from = try? JSONParser.parse(before), let to = try? JSONParser.parse(after) else { return [place] }
-        var paths: [String] = []
-        json(from, to, path: "", into: &paths)
+        guard let paths = jsonPaths(before, after) else { return [place] }
         let named = paths.filter { !$0.isEmpty }.map { "\(place) JSON \"\($0)\"" }
         return named.isEmpty ? [place] : named
     }
@@ -95,15 +89,18 @@ struct RedactedPlaces: Sendable, Equatable {
         var places: [String] = []
         for (old, new) in zip(from, to) where old != new {
             let payload = { (line: Substring) in line.hasPrefix("data:") ? line.dropFirst(5).drop { $0 == " " } : line }
-            if let a = try? JSONParser.parse(Data(payload(old).utf8)), let b = try? JSONParser.parse(Data(payload(new).utf8)) {
-                var paths: [String] = []
-                json(a, b, path: "", into: &paths)
-                places += paths.map { $0.isEmpty ? "\(side).body" : "\(side).body JSON \"\($0)\"" }
-            } else {
-                places.append("\(side).body")
-            }
+            let paths = jsonPaths(Data(payload(old).utf8), Data(payload(new).utf8)) ?? [""]
+            places += paths.map { $0.isEmpty ? "\(side).body" : "\(side).body JSON \"\($0)\"" }
         }
         return places
+    }
+
+    /// The paths where two JSON texts differ ("" for the whole); nil when either is not JSON.
+    private static func jsonPaths(_ before: Data, _ after: Data) -> [String]? {
+        guard let from = try? JSONParser.parse(before), let to = try? JSONParser.parse(after) else { return nil }
+        var paths: [String] = []
+        json(from, to, path: "", into: &paths)
+        return paths
     }
 
     /// The paths (`user.password`, `items[0].token`) where `after` differs from `before`.

@@ -15,22 +15,23 @@ enum TrackOrder {
     static let overlapMargin: TimeInterval = 0.002
 
     static func arranged(_ tracks: [Track]) -> [Track] {
-        var result: [Track] = []
+        order(of: tracks).map { tracks[$0] }
+    }
+
+    /// The positions of `tracks` in the order they are written.
+    static func order(of tracks: [Track]) -> [Int] {
+        var result: [Int] = []
         result.reserveCapacity(tracks.count)
-        var group: [(offset: Int, element: Track)] = []
+        var group: [Int] = []
         var groupEnd = Date.distantPast
         func flush() {
-            if group.count > 1 {
-                result += group.sorted(by: precedes).map(\.element)
-            } else {
-                result += group.map(\.element)
-            }
+            result += group.sorted { precedes(tracks[$0].request, tracks[$1].request) ?? ($0 < $1) }
             group.removeAll()
         }
         for (offset, track) in tracks.enumerated() {
             guard let start = track.recordedAt, let duration = track.duration else {
                 flush()
-                result.append(track)
+                result.append(offset)
                 groupEnd = .distantPast
                 continue
             }
@@ -41,18 +42,18 @@ enum TrackOrder {
             } else {
                 groupEnd = max(groupEnd, end)
             }
-            group.append((offset, track))
+            group.append(offset)
         }
         flush()
         return result
     }
 
-    private static func precedes(_ a: (offset: Int, element: Track), _ b: (offset: Int, element: Track)) -> Bool {
-        let x = a.element.request, y = b.element.request
+    /// Whether `x` goes before `y`; nil when the sort cannot tell them apart.
+    private static func precedes(_ x: Track.Request, _ y: Track.Request) -> Bool? {
         if x.method != y.method { return x.method < y.method }
         let order = x.url.absoluteString.compare(y.url.absoluteString, options: [.numeric, .literal])
         if order != .orderedSame { return order == .orderedAscending }
         if x.body != y.body { return x.body.lexicographicallyPrecedes(y.body) }
-        return a.offset < b.offset
+        return nil
     }
 }

@@ -87,8 +87,7 @@ extension Redaction {
         var changed = false
         var kept: [String] = []
         for pair in String(decoding: body, as: UTF8.self).split(separator: "&", omittingEmptySubsequences: false) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let item = RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
+            let item = RawQueryItem(pair)
             guard let decision = rule(item.decodedName.replacingOccurrences(of: "+", with: " "), item.decodedValue) else {
                 kept.append(String(pair))
                 continue

@@ -82,13 +82,14 @@ extension Redaction {
     }
 
     private static func redactBody(_ body: Data, headers: Headers, side: SecretPlace.Side, allowed: [SecretPlace], secrets: inout [String]) -> Data {
-        guard !body.isEmpty, UTF8Validation.isValid(body) else { return body }
-        let text = String(decoding: body, as: UTF8.self)
+        let clues = BodyClues(body)
+        guard !body.isEmpty, clues.isText else { return body }
         // A body that names no secret needs no parsing; URLs written in it may still carry signatures.
-        guard SensitiveNames.mayNameASecret(text) else {
-            collectEmbedded(in: text, side: side, allowed: allowed, secrets: &secrets)
+        guard clues.namesSecret else {
+            if clues.mayHoldQuery { collectEmbedded(in: String(decoding: body, as: UTF8.self), side: side, allowed: allowed, secrets: &secrets) }
             return body
         }
+        let text = String(decoding: body, as: UTF8.self)
         let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let document = try? JSONParser.parse(body) {
             var changed = false

@@ -17,10 +17,7 @@ extension Redaction {
         redacted = redacted.map(scrubber.scrub)
         // Each chunk ends where it did among the events: at the same offset in an unchanged
         // event, and as near as the changed bytes allow in a redacted one.
-        var ends: [Int] = []
-        var newStart = 0
-        var unitIndex = 0
-        var newStarts: [Int] = []
+        var (ends, unitIndex, newStart, newStarts): ([Int], Int, Int, [Int]) = ([], 0, 0, [])
         for unit in redacted {
             newStarts.append(newStart)
             newStart += unit.count
@@ -75,31 +72,11 @@ extension Redaction {
             }
             let payload = String(line.dropFirst(prefix.count))
             guard let first = payload.first, first == "{" || first == "[" else { continue }
-            let redacted = redactJSONPayload(Data(payload.utf8), response: response, request: request, allowed: allowed, secrets: &secrets)
+            let redacted = redactJSONPart(Data(payload.utf8), side: .response, request: request, response: response, allowed: allowed, secrets: &secrets)
             guard redacted != Data(payload.utf8) else { continue }
             lines[index] = prefix + String(decoding: redacted, as: UTF8.self) + (carriageReturn ? "\r" : "")
             changed = true
         }
         return changed ? Data(lines.joined(separator: "\n").utf8) : event
-    }
-
-    /// `payload` through the body steps, as the body of a JSON response.
-    private func redactJSONPayload(_ payload: Data, response: Track.Response, request: Track.Request, allowed: [SecretPlace], secrets: inout [String]) -> Data {
-        var part = response
-        part.headers = ["Content-Type": "application/json"]
-        part.body = payload
-        part.stream = nil
-        for step in steps {
-            switch step {
-            case .secretNames:
-                var message = Message(headers: part.headers, url: nil, body: part.body)
-                Self.redactSecretNames(&message, side: .response, allowed: allowed, secrets: &secrets)
-                part.body = message.body
-            case .body(let filter): part.body = filter(part.body, part.headers, &secrets)
-            case .responseBody(let filter): part.body = filter(part.body, part, request)
-            case .headers, .url, .requestBody, .beforeRecordRequest, .beforeRecordResponse: break
-            }
-        }
-        return part.body
     }
 }

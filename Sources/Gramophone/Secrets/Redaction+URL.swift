@@ -74,8 +74,7 @@ extension Redaction {
         var changed = false
         var kept: [String] = []
         for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let item = RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
+            let item = RawQueryItem(pair)
             switch decide(item, &secrets) {
             case .keep:
                 kept.append(String(pair))
@@ -108,5 +107,13 @@ extension Redaction {
             result += character == "%" && !isEscape ? "%25" : String(character)
         }
         return result
+    }
+}
+
+extension Redaction.RawQueryItem {
+    /// `name=value`, `name=` (an empty value) or `name` (none).
+    init(_ pair: Substring) {
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        self.init(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
     }
 }

@@ -11,7 +11,11 @@ extension Redaction {
         for index in conversation.messages.indices where conversation.messages[index].kind == .text {
             let message = conversation.messages[index]
             guard (try? JSONParser.parse(message.payload)) != nil else { continue }
-            conversation.messages[index].payload = redactPayload(message.payload, side: message.direction == .sent ? .request : .response, request: request, allowed: allowed, secrets: &secrets)
+            let side: SecretPlace.Side = message.direction == .sent ? .request : .response
+            // `.webSocketMessages(in:)` allowed: the default leaves the payload as sent.
+            conversation.messages[index].payload = redactJSONPart(
+                message.payload, side: side, request: request, response: Track.Response(status: 101), names: !SecretPlace.any(allowed, cover: .webSocketMessages, on: side),
+                allowed: allowed, secrets: &secrets)
         }
     }
 
@@ -20,33 +24,6 @@ extension Redaction {
         for index in conversation.messages.indices {
             conversation.messages[index].payload = scrubber.scrub(conversation.messages[index].payload)
         }
-    }
-
-    private func redactPayload(_ payload: Data, side: SecretPlace.Side, request: Track.Request, allowed: [SecretPlace], secrets: inout [String]) -> Data {
-        let headers: Headers = ["Content-Type": "application/json"]
-        var body = payload
-        for step in steps {
-            switch step {
-            // `.webSocketMessages(in:)` allowed: the default leaves the payload as sent.
-            case .secretNames where SecretPlace.any(allowed, cover: .webSocketMessages, on: side): break
-            case .secretNames:
-                var message = Message(headers: headers, url: nil, body: body)
-                Self.redactSecretNames(&message, side: side, allowed: allowed, secrets: &secrets)
-                body = message.body
-            case .body(let filter): body = filter(body, headers, &secrets)
-            case .requestBody(let filter) where side == .request:
-                var part = request
-                part.headers = headers
-                part.body = body
-                body = filter(body, part)
-            case .responseBody(let filter) where side == .response:
-                var part = Track.Response(status: 101, headers: headers, body: body)
-                part.conversation = nil
-                body = filter(body, part, request)
-            case .headers, .url, .requestBody, .responseBody, .beforeRecordRequest, .beforeRecordResponse: break
-            }
-        }
-        return body
     }
 
     /// A message the code under test sent, redacted as the recorded ones were, to compare with

@@ -145,25 +145,15 @@ public struct Redaction: Sendable {
 
     // MARK: Applying
 
-    /// The request as it is matched and recorded.
-    func redact(_ request: Track.Request) -> Track.Request {
-        redact(request, allowing: [])
-    }
-
     /// The request as it is matched and recorded, leaving `allowed` places to the default's names.
-    func redact(_ request: Track.Request, allowing allowed: [SecretPlace]) -> Track.Request {
+    func redact(_ request: Track.Request, allowing allowed: [SecretPlace] = []) -> Track.Request {
         var secrets: [String] = []
         return redact(request, allowing: allowed, secrets: &secrets)
     }
 
     /// The track as it is written: the request as `redact(_:)` gives it, and the response
-    /// filtered, with every removed value scrubbed from it.
-    func redact(_ track: Track) -> Track {
-        redact(track, allowing: [])
-    }
-
-    /// The track as it is written, leaving `allowed` places to the default's names.
-    func redact(_ track: Track, allowing allowed: [SecretPlace]) -> Track {
+    /// filtered, with every removed value scrubbed from it, leaving `allowed` places to the default's names.
+    func redact(_ track: Track, allowing allowed: [SecretPlace] = []) -> Track {
         var secrets: [String] = []
         var copy = track
         copy.request = redact(track.request, allowing: allowed, secrets: &secrets)
@@ -290,12 +280,8 @@ struct Scrubber {
         while start <= haystack.count - needle.count {
             // A placeholder already there is never part of a secret (a secret `ted>` would eat
             // into `<redacted>` again on every pass): step over it.
-            if haystack[start] == placeholderBytes[0], haystack[start...].starts(with: placeholderBytes) {
-                start += placeholderBytes.count
-                continue
-            }
-            if haystack[start] == legacyBytes[0], haystack[start...].starts(with: legacyBytes) {
-                start += legacyBytes.count
+            if let mask = [placeholderBytes, legacyBytes].first(where: { haystack[start] == $0[0] && haystack[start...].starts(with: $0) }) {
+                start += mask.count
                 continue
             }
             if haystack[start] == needle[0], haystack[start..<(start + needle.count)].elementsEqual(needle) {
@@ -336,5 +322,36 @@ struct Scrubber {
         }
         guard scrubbed != text, let result = URL(string: scrubbed) else { return url }
         return result
+    }
+}
+
+extension Redaction {
+    /// `payload` through the body steps as a JSON body of its own on `side`: an event of a
+    /// streamed response, a WebSocket message. `response` is what a response-body filter sees
+    /// it in; `names`: whether the default's names apply (an allowed place may keep them out).
+    func redactJSONPart(
+        _ payload: Data, side: SecretPlace.Side, request: Track.Request, response: Track.Response, names: Bool = true, allowed: [SecretPlace], secrets: inout [String]
+    ) -> Data {
+        let headers: Headers = ["Content-Type": "application/json"]
+        var body = payload
+        for step in steps {
+            switch step {
+            case .secretNames where names:
+                var message = Message(headers: headers, url: nil, body: body)
+                Self.redactSecretNames(&message, side: side, allowed: allowed, secrets: &secrets)
+                body = message.body
+            case .body(let filter): body = filter(body, headers, &secrets)
+            case .requestBody(let filter) where side == .request:
+                var part = request
+                (part.headers, part.body) = (headers, body)
+                body = filter(body, part)
+            case .responseBody(let filter) where side == .response:
+                var part = response
+                (part.headers, part.body, part.stream) = (headers, body, nil)
+                body = filter(body, part, request)
+            case .secretNames, .headers, .url, .requestBody, .responseBody, .beforeRecordRequest, .beforeRecordResponse: break
+            }
+        }
+        return body
     }
 }

@@ -85,10 +85,8 @@ enum SecretPatterns {
             Pattern(name: name, regex: try! NSRegularExpression(pattern: pattern), anchors: anchors, mustLookRandom: random)
         })
 
-    /// Whether `text` could hold a token shape at all: one of their literal parts is in it.
-    static func mayMatch(_ text: String) -> Bool {
-        text.utf8.count >= 14 && box.value.contains { $0.anchors.contains(where: text.containsUTF8) }
-    }
+    /// Every literal part of the shapes, for `BodyClues`.
+    static let anchors = box.value.flatMap(\.anchors)
 
     /// The first token shape found in `text`, as (what it looks like, the matched text).
     static func firstMatch(in text: String) -> (name: String, value: String)? {
@@ -126,14 +124,12 @@ struct SecretScanner {
             for (position, message) in (response.conversation?.messages ?? []).enumerated() {
                 // The client's messages are its side of the track, as redaction takes them.
                 self.message = position
-                scanBody(message.payload, headers: Self.payloadHeaders, side: message.direction == .sent ? .request : .response, at: index)
+                // A payload has no headers: JSON is found by parsing, and it is never a form.
+                scanBody(message.payload, headers: [:], side: message.direction == .sent ? .request : .response, at: index)
             }
             self.message = nil
         }
     }
-
-    /// A payload has no headers: JSON is found by parsing, and it is never a form.
-    private static let payloadHeaders: Headers = [:]
 
     /// The message whose payload is being scanned, for the places found in it.
     private var message: Int?
@@ -172,8 +168,7 @@ struct SecretScanner {
         }
         let query = questionMark.map { text[text.index(after: $0)...].prefix { $0 != "#" } } ?? ""
         for pair in query.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let item = Redaction.RawQueryItem(name: String(parts[0]), value: parts.count > 1 ? String(parts[1]) : nil)
+            let item = Redaction.RawQueryItem(pair)
             guard let value = item.decodedValue, !SensitiveNames.isRedacted(value) else { continue }
             let location = SecretPlace(.query(item.decodedName), side)
             if SensitiveNames.isSecretQueryParameter(item.decodedName, value: value) {
@@ -187,11 +182,12 @@ struct SecretScanner {
     }
 
     private mutating func scanBody(_ body: Data, headers: Headers, side: SecretPlace.Side, at index: Int) {
-        guard !body.isEmpty, UTF8Validation.isValid(body) else { return }
-        let text = String(decoding: body, as: UTF8.self)
+        let clues = BodyClues(body)
         // Most bodies name no secret, hold no token shape and no signed URL: say so from the
         // bytes, without parsing.
-        guard SensitiveNames.mayNameASecret(text) || SecretPatterns.mayMatch(text) || !SensitiveNames.embeddedQuerySecrets(in: text).isEmpty else { return }
+        guard !body.isEmpty, clues.isText, clues.namesSecret || clues.mayHoldToken || clues.mayHoldQuery else { return }
+        let text = String(decoding: body, as: UTF8.self)
+        guard clues.namesSecret || clues.mayHoldToken || !SensitiveNames.embeddedQuerySecrets(in: text).isEmpty else { return }
         if let document = try? JSONParser.parse(body) {
             scanJSON(document, path: "", side: side, at: index)
             return

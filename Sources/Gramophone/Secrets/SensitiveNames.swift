@@ -13,7 +13,8 @@ import Foundation
 enum SensitiveNames {
     /// Headers the default redaction removes.
     static func isSensitiveHeader(_ name: String) -> Bool {
-        let folded = fold(name, "_", into: "-")
+        // Not `replacingOccurrences`: it bridges to NSString, and this runs for every header of every recorded exchange.
+        let folded = String(name.lowercased().map { $0 == "_" ? "-" : $0 })
         if ["authorization", "proxy-authorization", "cookie", "set-cookie"].contains(folded) { return true }
         // X-Api-Key style: any header naming a key, token, secret or password.
         return folded.containsUTF8("api-key") || folded.containsUTF8("apikey") || folded.hasSuffix("-token") || folded == "token"
@@ -79,22 +80,15 @@ enum SensitiveNames {
     }
 
     /// Whether `text` could contain a secret name: one of the stems every name in these lists
-    /// contains, ignoring case and separators. A body without one needs no parsing: most
-    /// bodies a recorder sees (lists, records, echoes without credentials) have none.
+    /// contains, ignoring case and separators (`BodyClues`).
     static func mayNameASecret(_ text: String) -> Bool {
-        var compact: [UInt8] = []
-        compact.reserveCapacity(text.utf8.count)
-        for byte in text.utf8 where byte != UInt8(ascii: "-") && byte != UInt8(ascii: "_") && byte != UInt8(ascii: ".") && byte != UInt8(ascii: " ") {
-            compact.append(byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte)
-        }
-        return compact.withUnsafeBytes { text in stems.contains { stem in stem.withUnsafeBytes { UTF8Search.firstOffset(of: $0, in: text) != nil } } }
+        var text = text
+        return text.withUTF8 { BodyClues(UnsafeRawBufferPointer($0)).namesSecret }
     }
 
     /// Every secret name and suffix above contains one of these (`api_key` has `key`, `passwd`
     /// `pass`, `client_assertion` `assertion`).
-    private static let stems: [[UInt8]] = [
-        "pass", "pwd", "secret", "token", "key", "auth", "credential", "session", "cookie", "sig", "assertion", "verifier",
-    ].map { Array($0.utf8) }
+    static let stems = ["pass", "pwd", "secret", "token", "key", "auth", "credential", "session", "cookie", "sig", "assertion", "verifier"]
 
     /// Query parameters that hold secrets: the secret keys, signatures of signed URLs, and
     /// `key` when its value has the shape of an API key (Google's `key=AIza…`), not a lookup
@@ -125,13 +119,6 @@ enum SensitiveNames {
     /// Lower case without separators, so `X-Amz-Signature`, `x_amz_signature` and `XAmzSignature` agree.
     static func compacted(_ name: String) -> String {
         String(String.UnicodeScalarView(name.lowercased().unicodeScalars.filter { !"-_. ".unicodeScalars.contains($0) }))
-    }
-
-    /// Lower case with one separator made the other. Not `replacingOccurrences`: it bridges to
-    /// NSString, and this runs for every header of every recorded exchange.
-    private static func fold(_ name: String, _ separator: Character, into replacement: Character) -> String {
-        let lowered = name.lowercased()
-        return lowered.contains(separator) ? String(lowered.map { $0 == separator ? replacement : $0 }) : lowered
     }
 
     /// Whether a value is already a redaction placeholder rather than a secret.
@@ -198,22 +185,13 @@ enum SensitiveNames {
     }
 
     private static func isNameByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-            UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "-"):
-            return true
-        default:
-            return false
-        }
+        (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
     }
 
     private static func endsValue(_ byte: UInt8) -> Bool {
         switch byte {
-        case UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"),
-            UInt8(ascii: " "), 0x09, 0x0A, 0x0B, 0x0C, 0x0D:
-            return true
-        default:
-            return false
+        case UInt8(ascii: "&"), UInt8(ascii: "#"), UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\\"), UInt8(ascii: " "), 0x09...0x0D: return true
+        default: return false
         }
     }
 }

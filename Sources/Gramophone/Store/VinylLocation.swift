@@ -61,16 +61,14 @@ enum VinylLocation {
         let ext = (lastComponent as NSString).pathExtension.lowercased()
         let fileName = knownExtensions.contains(ext) ? name : name + "." + defaultExtension
         let url = folder.appendingPathComponent(fileName)
+        func isInside(_ path: String, _ base: String) -> Bool { path.hasPrefix(base.hasSuffix("/") ? base : base + "/") }
         // Belt and braces: the standardised path must still be inside the folder.
-        let base = folder.standardizedFileURL.path
-        let resolved = url.standardizedFileURL.path
-        guard resolved.hasPrefix(base.hasSuffix("/") ? base : base + "/") else {
+        guard isInside(url.standardizedFileURL.path, folder.standardizedFileURL.path) else {
             throw invalid(name, "it resolves outside the vinyl folder \(folder.path)")
         }
         // A symlink inside the folder (a subfolder or the file itself) must not lead out of it either.
-        let realBase = resolvingExistingSymlinks(folder)
         let realFile = resolvingExistingSymlinks(url)
-        guard realFile.hasPrefix(realBase.hasSuffix("/") ? realBase : realBase + "/") else {
+        guard isInside(realFile, resolvingExistingSymlinks(folder)) else {
             throw invalid(name, "a symbolic link leads it outside the vinyl folder \(folder.path) (to \(realFile))")
         }
         return url

@@ -48,6 +48,18 @@ struct DefaultRedactionTests {
         #expect(SensitiveNames.mayNameASecret("grant_type=client_credentials&CLIENT-SECRET=x"))
     }
 
+    // The one-pass test must say what the compacted text says: a stem split by separators or
+    // written in capitals still counts, wherever it starts.
+    @Test func theOnePassNameTestAgreesWithTheCompactedText() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["pa", "ss", "to", "ken", "K", "ey", "cred", "enti", "al", "ASSER", "tion", "x", "-", "_", ".", " ", "é", "{\"", "\":", "s", "ig", "v", "erifier"]
+        for _ in 0..<2_000 {
+            let text = (0..<Int.random(in: 0...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let compact = SensitiveNames.compacted(text)
+            #expect(SensitiveNames.mayNameASecret(text) == SensitiveNames.stems.contains { compact.containsUTF8($0) }, "\(text)")
+        }
+    }
+
     @Test func keyIsASecretOnlyWithAKeyShapedValue() {
         #expect(SensitiveNames.isSecretQueryParameter("key", value: "AIza" + "SyD4xQ9wE2rT7yU1iO3pA5sD8fG0hJ6kL2z"))
         #expect(SensitiveNames.isSecretQueryParameter("key", value: "pk_9Ab3Cd5Ef7Gh9Ij1Kl3Mn5"))

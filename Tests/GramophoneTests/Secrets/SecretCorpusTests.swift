@@ -90,7 +90,7 @@ struct SecretCorpusTests {
             if !findings.isEmpty { falsePositives.append("\(value): \(findings)") }
             // Nor does the default redaction touch them.
             let vinyl = Self.planted(value)
-            #expect(vinyl.tracks.map(Redaction.default.redact) == vinyl.tracks, "\(value)")
+            #expect(vinyl.tracks.map { Redaction.default.redact($0) } == vinyl.tracks, "\(value)")
         }
         // RELIABILITY.md: "false positives on the lookalike corpus".
         print("secret corpus: \(Self.tokens.count) token shapes found; \(falsePositives.count) false positives on \(Self.lookalikes.count) lookalikes")
@@ -115,7 +115,7 @@ struct SecretCorpusTests {
         let vinyl = Vinyl(name: "named", tracks: tracks)
         let before = vinyl.likelySecrets()
         #expect(before.count >= tracks.count * 4)
-        let redacted = Vinyl(name: "named", tracks: vinyl.tracks.map(Redaction.default.redact))
+        let redacted = Vinyl(name: "named", tracks: vinyl.tracks.map { Redaction.default.redact($0) })
         #expect(redacted.likelySecrets().isEmpty, "\(redacted.likelySecrets())")
         #expect(!String(decoding: try redacted.encoded(as: .gramophone), as: UTF8.self).contains(secret))
     }

@@ -34,6 +34,27 @@ struct RecordingPersistenceTests {
         #expect(try Vinyl(contentsOf: existing.file).tracks.count == 2)
     }
 
+    // A save that only adds tracks to the file it read keeps the file's bytes and writes the
+    // added tracks after them as encoding the whole vinyl would; a file with a member after its
+    // tracks is written whole, and the added track is not lost into that member.
+    @Test(.enabled(if: HTTPBin.isAvailable), arguments: [false, true])
+    func addingTracksWritesWhatEncodingTheWholeVinylWrites(memberAfterTracks: Bool) async throws {
+        let base = try HTTPBin.baseURL()
+        let folder = try TestFiles.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let existing = try await RecordingModeTests.existingVinyl(in: folder, base: base)
+        if memberAfterTracks {
+            let text = String(decoding: existing.bytes.dropLast(2), as: UTF8.self)
+            try Data((text + ",\n  \"zzz\": [\n    1\n  ]\n}\n").utf8).write(to: existing.file)
+        }
+        let turntable = try Turntable(vinylNamed: "existing", from: .folder(folder), recording: Recording(mode: .newEpisodes, environment: [:]))
+        _ = try await turntable.data(from: URL(string: base.absoluteString + "/uuid")!)
+        try turntable.eject()
+        let vinyl = try Vinyl(contentsOf: existing.file)
+        #expect(vinyl.tracks.map(\.request.url.path) == ["/get", "/uuid"])
+        #expect(try Data(contentsOf: existing.file) == vinyl.encoded())
+    }
+
     @Test(.enabled(if: HTTPBin.isAvailable))
     func failingSessionRecordsNothingAndLeavesTheVinylAlone() async throws {
         let base = try HTTPBin.baseURL()
