@@ -69,29 +69,33 @@ enum BodyCoding {
         return try base64(text, path: path)
     }
 
-    private static func base64(_ text: String, path: DecodingPath) throws -> Data {
-        // Writers wrap long base64 lines; line breaks are not corruption. Read as UTF-8 bytes:
-        // walking megabytes of base64 by Character cost more than decoding it.
+    /// The bytes `text` holds in base64, nil when it is not base64. Writers wrap long base64
+    /// lines; line breaks are not corruption.
+    static func base64(_ text: String) -> Data? {
+        // Read as UTF-8 bytes: walking megabytes of base64 by Character cost more than decoding it.
         let utf8 = text.utf8
         let isWrapped = utf8.withContiguousStorageIfAvailable { $0.contains { $0 == 0x0A || $0 == 0x0D } } ?? utf8.contains { $0 == 0x0A || $0 == 0x0D }
-        let decoded = isWrapped ? Data(base64Encoded: Data(utf8.filter { $0 != 0x0A && $0 != 0x0D })) : Data(base64Encoded: text)
-        guard let data = decoded else {
+        return isWrapped ? Data(base64Encoded: Data(utf8.filter { $0 != 0x0A && $0 != 0x0D })) : Data(base64Encoded: text)
+    }
+
+    private static func base64(_ text: String, path: DecodingPath) throws -> Data {
+        guard let data = base64(text) else {
             throw StructureError(path: path.key("body"), problem: "the body is not valid base64", fix: "Store binary bodies as base64, or set \"bodyEncoding\": \"text\" for plain text")
         }
         return data
     }
 
     /// The stored form of `body`: the value and, when the reader could not infer it, the encoding.
-    static func encode(_ body: Data, headers: Headers) -> (value: JSONValue, encoding: String?)? {
-        encode(body, headers: headers, parsed: nil)
-    }
-
-    /// `encode`, given what `encodeReadably` already parsed: the body's JSON value, and whether
-    /// the body is that value written compactly (each parse and write of a megabyte counts).
+    /// `parsed` is what `members` already parsed: the body's JSON value, and whether the body is
+    /// that value written compactly (each parse and write of a megabyte counts).
     private static func encode(_ body: Data, headers: Headers, parsed: (value: JSONValue, isCompact: Bool)?) -> (value: JSONValue, encoding: String?)? {
         guard !body.isEmpty else { return nil }
         let mediaType = headers.mediaType
         let isText = UTF8Validation.isValid(body)
+        // Text said to be `textEncoding` where it is UTF-8, else base64 said so.
+        func textOrBase64(_ textEncoding: String? = nil) -> (value: JSONValue, encoding: String?) {
+            isText ? (.string(String(decoding: body, as: UTF8.self)), textEncoding) : (.string(body.base64EncodedString()), "base64")
+        }
         if let mediaType, isJSON(mediaType) {
             let compact = parsed ?? (try? JSONParser.parse(body)).map { ($0, Data(JSONWriter.compact($0)) == body) }
             if let value = compact.flatMap({ $0.isCompact ? $0.value : nil }) {
@@ -102,40 +106,43 @@ enum BodyCoding {
             }
             // Not canonical JSON: keep the exact text. Only `application/json…` strings read
             // back as text without being told.
-            if isText { return (.string(String(decoding: body, as: UTF8.self)), mediaType.hasPrefix("application/json") ? nil : "text") }
-            return (.string(body.base64EncodedString()), "base64")
+            return textOrBase64(mediaType.hasPrefix("application/json") ? nil : "text")
         }
-        guard let mediaType else {
-            return isText ? (.string(String(decoding: body, as: UTF8.self)), nil) : (.string(body.base64EncodedString()), "base64")
-        }
-        if mediaType.hasPrefix("text/") {
-            return isText ? (.string(String(decoding: body, as: UTF8.self)), nil) : (.string(body.base64EncodedString()), "base64")
-        }
+        guard let mediaType, !mediaType.hasPrefix("text/") else { return textOrBase64() }
         if isReadableText(mediaType) && isText {
-            return (.string(String(decoding: body, as: UTF8.self)), "text")
+            return textOrBase64("text")
         }
         // A type such as `application/json-seq` is no JSON type for the writer, but the reader
         // takes any `application/json…` string as text: say base64 there.
         return (.string(body.base64EncodedString()), mediaType.hasPrefix("application/json") ? "base64" : nil)
     }
 
-    /// The stored form in Gramophone's own format: as `encode`, but a JSON object or array laid
-    /// out otherwise than compactly (pretty-printed, a final newline) is stored as JSON too, with
-    /// the layout that gives its bytes back, so it reads the same whether or not a redaction
-    /// rewrote it.
-    static func encodeReadably(_ body: Data, headers: Headers) -> (value: JSONValue, encoding: String?, layout: String?)? {
+    /// The members that store `body` in Gramophone's own format: as `encode`, but a JSON object or
+    /// array laid out otherwise than compactly (pretty-printed, a final newline) is stored as JSON
+    /// too, with the layout that gives its bytes back, so it reads the same whether or not a
+    /// redaction rewrote it.
+    static func members(_ body: Data, headers: Headers) -> [(key: String, value: JSONValue)] {
         if let mediaType = headers.mediaType, isJSON(mediaType), let first = body.first(where: { $0 > 0x20 }),
             first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let value = try? JSONParser.parse(body)
         {
             let bytes = [UInt8](body)
             let isCompact = JSONWriter.compact(value) == bytes
             if !isCompact, let layout = JSONLayout.of(bytes, value: value) {
-                return (value, nil, layout.spelling)
+                return members((value, nil), layout: layout.spelling)
             }
             // Parsed and written once: `encode` need not do it again.
-            return encode(body, headers: headers, parsed: (value, isCompact)).map { ($0.value, $0.encoding, nil) }
+            return members(encode(body, headers: headers, parsed: (value, isCompact)))
         }
-        return encode(body, headers: headers).map { ($0.value, $0.encoding, nil) }
+        return members(encode(body, headers: headers, parsed: nil))
+    }
+
+    /// `body`, then `bodyEncoding` and `bodyLayout` where the body needs them, in key order.
+    static func members(_ stored: (value: JSONValue, encoding: String?)?, layout: String? = nil) -> [(key: String, value: JSONValue)] {
+        guard let stored else { return [] }
+        var members: [(key: String, value: JSONValue)] = [("body", stored.value)]
+        if let encoding = stored.encoding { members.append((encodingKey, .string(encoding))) }
+        if let layout { members.append((layoutKey, .string(layout))) }
+        return members
     }
 
     static func isJSON(_ mediaType: String) -> Bool {

@@ -70,7 +70,7 @@ extension HARFormat {
                 payload = Data(data.utf8)
             case 2:
                 kind = .binary
-                guard let bytes = Data(base64Encoded: data.filter { $0 != "\n" && $0 != "\r" }) else {
+                guard let bytes = BodyCoding.base64(data) else {
                     throw StructureError(path: itemPath.key("data"), problem: "a binary message (opcode 2) is not valid base64", fix: "Store a binary message's bytes as base64")
                 }
                 payload = bytes

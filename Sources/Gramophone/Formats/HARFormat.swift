@@ -19,43 +19,27 @@ enum HARFormat {
     static func decode(_ document: JSONValue, name: String) throws -> Vinyl {
         let root = DecodingPath()
         _ = try document.members(at: root)
-        guard let log = document["log"] else {
-            throw StructureError(path: root, problem: "missing \"log\"", fix: "A HAR file is {\"log\": {\"entries\": [ … ]}}")
-        }
+        let log = try document.required("log", at: root, fix: "A HAR file is {\"log\": {\"entries\": [ … ]}}")
         let logPath = root.key("log")
         _ = try log.members(at: logPath)
         guard let entries = log["entries"], entries != .null else {
             return Vinyl(name: name)
         }
-        guard case .array(let items) = entries else {
-            throw StructureError(path: logPath.key("entries"), problem: "expected an array, found \(entries.kindName)", fix: "List the entries in an array")
-        }
-        var tracks: [Track] = []
+        let items = try log.array("entries", at: logPath, of: "entries", fix: "A HAR file is {\"log\": {\"entries\": [ … ]}}")
         var issues: [VinylIssue] = []
-        tracks.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            tracks.append(try decodeEntry(item, path: logPath.key("entries").index(index), issues: &issues))
-        }
-        var vinyl = Vinyl(name: name, tracks: tracks)
+        var vinyl = Vinyl(name: name, tracks: try items.indices.map { try decodeEntry(items[$0], path: logPath.key("entries").index($0), issues: &issues) })
         vinyl.issues = issues
         return vinyl
     }
 
     static func decodeEntry(_ entry: JSONValue, path: DecodingPath, issues: inout [VinylIssue]) throws -> Track {
         _ = try entry.members(at: path)
-        guard let requestValue = entry["request"] else {
-            throw StructureError(path: path, problem: "missing \"request\"", fix: "Every HAR entry needs a \"request\" with at least a \"url\"")
-        }
+        let requestValue = try entry.required("request", at: path, fix: "Every HAR entry needs a \"request\" with at least a \"url\"")
         let request = try decodeRequest(requestValue, path: path.key("request"))
-        guard let responseValue = entry["response"], responseValue != .null else {
-            throw StructureError(path: path, problem: "missing \"response\"", fix: "Every HAR entry needs a \"response\" with at least a \"status\"")
-        }
+        let responseValue = try entry.required("response", at: path, fix: "Every HAR entry needs a \"response\" with at least a \"status\"")
         let responsePath = path.key("response")
         _ = try responseValue.members(at: responsePath)
-        guard let statusValue = responseValue["status"] else {
-            throw StructureError(path: responsePath, problem: "missing \"status\"", fix: "Every response needs its HTTP status code, e.g. \"status\": 200")
-        }
-        let status = try statusValue.int(at: responsePath.key("status"))
+        let status = try responseValue.status(at: responsePath, orZero: true)
         let outcome: Track.Outcome
         if status == 0 {
             outcome = .failure(try decodeFailure(entry: entry, response: responseValue, path: path))
@@ -66,9 +50,6 @@ enum HARFormat {
                         served: "the handshake is replayed as the failure, without them", fix: "Give the handshake's response \"status\": 101 to replay the conversation"))
             }
         } else {
-            guard (100...999).contains(status) else {
-                throw StructureError(path: responsePath.key("status"), problem: "\(status) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404, or 0 for a failed request")
-            }
             var response = try decodeResponse(responseValue, status: status, path: responsePath)
             if holdsError(entry: entry, response: responseValue) {
                 // Chrome's `_error` beside a status: the transfer failed after its response.
@@ -100,30 +81,35 @@ enum HARFormat {
     }
 
     static func decodeRequest(_ value: JSONValue, path: DecodingPath) throws -> Track.Request {
-        _ = try value.members(at: path)
-        let url = try value.url("url", at: path, required: true)!
-        let method = try RecordedMethod.checked(value.optionalString("method", at: path) ?? "GET", at: path.key("method"))
-        var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers"), splittingLines: true))
+        let (url, method, head) = try value.requestHead(at: path, splittingLines: true)
+        var headers = withoutPseudoHeaders(head)
         var body = Data()
         if let postData = value["postData"], postData != .null {
             let postPath = path.key("postData")
             _ = try postData.members(at: postPath)
             body = try decodePostData(postData, path: postPath)
-            if let mimeType = try postData.optionalString("mimeType", at: postPath), !mimeType.isEmpty, !body.isEmpty, !headers.contains("Content-Type") {
-                try HeaderLineBreaks.check(name: "Content-Type", value: mimeType, at: postPath.key("mimeType"))
-                headers.add(name: "Content-Type", value: mimeType)
-            }
+            try addContentType(postData.optionalString("mimeType", at: postPath), body: body, to: &headers, at: postPath.key("mimeType"))
         }
         return Track.Request(method: method, url: url, headers: headers, body: body)
     }
 
+    /// The body `text` of a `postData` or `content`, base64-decoded when `encoding` says so (for
+    /// `postData` not in the HAR spec, but Gramophone writes it for bytes that are not UTF-8).
+    private static func bodyText(_ object: JSONValue, path: DecodingPath) throws -> Data? {
+        guard let text = try object.optionalString("text", at: path) else { return nil }
+        return try object.optionalString("encoding", at: path) == "base64" ? base64(text, path: path.key("text")) : Data(text.utf8)
+    }
+
+    /// `mimeType` as the `Content-Type` of a body whose headers leave it out.
+    private static func addContentType(_ mimeType: String?, body: Data, to headers: inout Headers, at path: DecodingPath) throws {
+        guard let mimeType, !mimeType.isEmpty, !body.isEmpty, !headers.contains("Content-Type") else { return }
+        try HeaderLineBreaks.check(name: "Content-Type", value: mimeType, at: path)
+        headers.add(name: "Content-Type", value: mimeType)
+    }
+
     private static func decodePostData(_ postData: JSONValue, path: DecodingPath) throws -> Data {
-        if let text = try postData.optionalString("text", at: path) {
-            // Not in the HAR spec, but Gramophone writes it for bytes that are not UTF-8.
-            if try postData.optionalString("encoding", at: path) == "base64" {
-                return try base64(text, path: path.key("text"))
-            }
-            return Data(text.utf8)
+        if let text = try bodyText(postData, path: path) {
+            return text
         }
         guard let params = postData["params"], params != .null else { return Data() }
         guard case .array(let items) = params else {
@@ -143,22 +129,12 @@ enum HARFormat {
     static func decodeResponse(_ value: JSONValue, status: Int, path: DecodingPath) throws -> Track.Response {
         var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers"), splittingLines: true))
         var body = Data()
-        var mimeType: String?
         if let content = value["content"], content != .null {
             let contentPath = path.key("content")
             _ = try content.members(at: contentPath)
-            mimeType = try content.optionalString("mimeType", at: contentPath)
-            if let text = try content.optionalString("text", at: contentPath) {
-                if try content.optionalString("encoding", at: contentPath) == "base64" {
-                    body = try base64(text, path: contentPath.key("text"))
-                } else {
-                    body = Data(text.utf8)
-                }
-            }
-        }
-        if let mimeType, !mimeType.isEmpty, !body.isEmpty, !headers.contains("Content-Type") {
-            try HeaderLineBreaks.check(name: "Content-Type", value: mimeType, at: path.key("content").key("mimeType"))
-            headers.add(name: "Content-Type", value: mimeType)
+            let mimeType = try content.optionalString("mimeType", at: contentPath)
+            body = try bodyText(content, path: contentPath) ?? Data()
+            try addContentType(mimeType, body: body, to: &headers, at: contentPath.key("mimeType"))
         }
         dropStaleContentEncoding(&headers, body: body)
         let version = try value.optionalString("httpVersion", at: path)
@@ -198,33 +174,25 @@ enum HARFormat {
 
     private static func decodeFailure(entry: JSONValue, response: JSONValue, path: DecodingPath) throws -> Track.Failure {
         if let saved = response["_gramophoneError"], saved != .null {
-            let errorPath = path.key("response").key("_gramophoneError")
-            _ = try saved.members(at: errorPath)
-            return Track.Failure(
-                domain: try saved.optionalString("domain", at: errorPath) ?? NSURLErrorDomain,
-                code: try (saved["code"] ?? .number("-1")).int(at: errorPath.key("code")),
-                description: try saved.optionalString("description", at: errorPath) ?? "")
+            return try GramophoneFormat.decodeFailure(saved, path: path.key("response").key("_gramophoneError"), defaultCode: -1)
         }
         // Chrome writes `_error: "net::ERR_…"` on the entry or the response.
         let message = entry["_error"]?.stringValue ?? response["_error"]?.stringValue ?? ""
-        let code: URLError.Code
-        switch message {
-        case let text where text.contains("INTERNET_DISCONNECTED"): code = .notConnectedToInternet
-        case let text where text.contains("NAME_NOT_RESOLVED"): code = .cannotFindHost
-        case let text where text.contains("CONNECTION_REFUSED"): code = .cannotConnectToHost
-        case let text where text.contains("TIMED_OUT"): code = .timedOut
-        case let text where text.contains("ABORTED"): code = .cancelled
-        // A body cut short after its response.
-        case let text where ["CONNECTION_RESET", "CONNECTION_CLOSED", "INCOMPLETE_CHUNKED_ENCODING", "CONTENT_LENGTH_MISMATCH"].contains(where: text.contains):
-            code = .networkConnectionLost
-        default: code = .unknown
-        }
+        let code = chromeErrors.first { message.contains($0.text) }?.code ?? .unknown
         return Track.Failure(code, description: message.isEmpty ? nil : message)
     }
 
+    /// What Chrome's `net::ERR_…` names mean, first match wins.
+    private static let chromeErrors: [(text: String, code: URLError.Code)] = [
+        ("INTERNET_DISCONNECTED", .notConnectedToInternet), ("NAME_NOT_RESOLVED", .cannotFindHost), ("CONNECTION_REFUSED", .cannotConnectToHost),
+        ("TIMED_OUT", .timedOut), ("ABORTED", .cancelled),
+        // A body cut short after its response.
+        ("CONNECTION_RESET", .networkConnectionLost), ("CONNECTION_CLOSED", .networkConnectionLost),
+        ("INCOMPLETE_CHUNKED_ENCODING", .networkConnectionLost), ("CONTENT_LENGTH_MISMATCH", .networkConnectionLost),
+    ]
+
     private static func base64(_ text: String, path: DecodingPath) throws -> Data {
-        let compact = text.filter { $0 != "\n" && $0 != "\r" }
-        guard let data = Data(base64Encoded: compact) else {
+        guard let data = BodyCoding.base64(text) else {
             throw StructureError(path: path, problem: "the body is not valid base64 though \"encoding\" says \"base64\"", fix: "Store the bytes as base64, or drop \"encoding\" for plain text")
         }
         return data

@@ -53,6 +53,37 @@ extension JSONValue {
         return url
     }
 
+    /// The value under `key`; missing (absent or null) is an error whose fix is `fix`.
+    func required(_ key: String, at path: DecodingPath, fix: String) throws -> JSONValue {
+        guard let value = self[key], value != .null else {
+            throw StructureError(path: path, problem: "missing \"\(key)\"", fix: fix)
+        }
+        return value
+    }
+
+    /// The array under `key`, the document's list of `noun`; `fix` says what the document looks like.
+    func array(_ key: String, at path: DecodingPath, of noun: String, fix: String) throws -> [JSONValue] {
+        let value = try required(key, at: path, fix: fix)
+        guard case .array(let items) = value else {
+            throw StructureError(path: path.key(key), problem: "expected an array, found \(value.kindName)", fix: "List the \(noun) in an array")
+        }
+        return items
+    }
+
+    /// A request's absolute URL (under `urlKey`), its method (GET when left out) and its headers.
+    func requestHead(at path: DecodingPath, urlKey: String = "url", splittingLines: Bool = false) throws -> (url: URL, method: String, headers: Headers) {
+        _ = try members(at: path)
+        let url = try url(urlKey, at: path, required: true)!
+        let method = try RecordedValue.method(optionalString("method", at: path) ?? "GET", at: path.key("method"))
+        return (url, method, try (self["headers"] ?? .null).headers(at: path.key("headers"), splittingLines: splittingLines))
+    }
+
+    /// A response's `status`, checked by `RecordedValue.status`.
+    func status(at path: DecodingPath, orZero: Bool = false) throws -> Int {
+        let value = try required("status", at: path, fix: "Every response needs its HTTP status code, e.g. \"status\": 200")
+        return try RecordedValue.status(value.int(at: path.key("status")), at: path.key("status"), orZero: orZero)
+    }
+
     /// Headers as an object (string or list-of-strings values) or a HAR-style list of name/value pairs.
     /// A name or value holding CR, LF or NUL is refused (`HeaderLineBreaks`); with
     /// `splittingLines` (HAR) a value's lines become repeated fields instead.

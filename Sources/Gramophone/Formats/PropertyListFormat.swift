@@ -34,10 +34,7 @@ enum PropertyListFormat {
         }
         let top = try dictionary(object, at: root)
         if let version = top["gramophone"] {
-            let number = try int(version, at: root.key("gramophone"))
-            guard number <= GramophoneFormat.version else {
-                throw StructureError(path: root.key("gramophone"), problem: "format version \(number) is newer than this Gramophone reads (\(GramophoneFormat.version))", fix: "Update Gramophone")
-            }
+            try RecordedValue.version(int(version, at: root.key("gramophone")), at: root.key("gramophone"))
         }
         guard let tracksValue = top["tracks"] else {
             throw StructureError(path: root, problem: "missing \"tracks\"", fix: "A plist vinyl is a dictionary with \"name\" and a \"tracks\" array")
@@ -45,10 +42,7 @@ enum PropertyListFormat {
         guard let items = tracksValue as? [Any] else {
             throw StructureError(path: root.key("tracks"), problem: "expected an array", fix: "List the tracks in an array")
         }
-        var tracks: [Track] = []
-        for (index, item) in items.enumerated() {
-            tracks.append(try decodeTrack(item, path: root.key("tracks").index(index)))
-        }
+        let tracks = try items.indices.map { try decodeTrack(items[$0], path: root.key("tracks").index($0)) }
         let vinylName = try top["name"].map { try string($0, at: root.key("name")) } ?? name
         return Vinyl(name: vinylName, tracks: tracks)
     }
@@ -64,7 +58,7 @@ enum PropertyListFormat {
             throw StructureError(path: requestPath, problem: "missing \"url\"", fix: "Every request needs its absolute URL")
         }
         let request = Track.Request(
-            method: try RecordedMethod.checked(requestFields["method"].map { try string($0, at: requestPath.key("method")) } ?? "GET", at: requestPath.key("method")),
+            method: try RecordedValue.method(requestFields["method"].map { try string($0, at: requestPath.key("method")) } ?? "GET", at: requestPath.key("method")),
             url: try url(urlValue, at: requestPath.key("url")),
             headers: try headers(requestFields["headers"], at: requestPath.key("headers")),
             body: try body(requestFields["body"], at: requestPath.key("body")))
@@ -75,10 +69,7 @@ enum PropertyListFormat {
             guard let statusValue = fields["status"] else {
                 throw StructureError(path: responsePath, problem: "missing \"status\"", fix: "Every response needs its HTTP status code")
             }
-            let status = try int(statusValue, at: responsePath.key("status"))
-            guard (100...999).contains(status) else {
-                throw StructureError(path: responsePath.key("status"), problem: "\(status) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404")
-            }
+            let status = try RecordedValue.status(int(statusValue, at: responsePath.key("status")), at: responsePath.key("status"))
             var response = Track.Response(
                 status: status,
                 headers: try headers(fields["headers"], at: responsePath.key("headers")),
@@ -112,12 +103,7 @@ enum PropertyListFormat {
             }
             // The range the JSON formats accept: a NaN, negative or endless duration would
             // become a replay delay.
-            guard seconds >= 0, seconds <= GramophoneFormat.maximumDuration else {
-                throw StructureError(
-                    path: path.key("duration"), problem: "\(seconds) is not a duration in seconds",
-                    fix: "Use a number of seconds from 0 to \(Int(GramophoneFormat.maximumDuration)), or leave out \"duration\"")
-            }
-            duration = seconds
+            duration = try RecordedValue.duration(seconds, at: path.key("duration"))
         }
         return Track(request: request, outcome: outcome, recordedAt: recordedAt, duration: duration)
     }
@@ -161,15 +147,17 @@ enum PropertyListFormat {
     private static func headers(_ value: Any?, at path: DecodingPath) throws -> Headers {
         guard let value else { return Headers() }
         var headers = Headers()
+        func add(_ name: String, _ value: String) throws {
+            try HeaderLineBreaks.check(name: name, value: value, at: path)
+            headers.add(name: name, value: value)
+        }
         if let list = value as? [Any] {
             for (index, item) in list.enumerated() {
                 let field = try dictionary(item, at: path.index(index))
                 guard let nameValue = field["name"], let fieldValue = field["value"] else {
                     throw StructureError(path: path.index(index), problem: "a header needs \"name\" and \"value\"", fix: "Write each header as {name; value}")
                 }
-                let (name, value) = (try string(nameValue, at: path.index(index).key("name")), try string(fieldValue, at: path.index(index).key("value")))
-                try HeaderLineBreaks.check(name: name, value: value, at: path)
-                headers.add(name: name, value: value)
+                try add(string(nameValue, at: path.index(index).key("name")), string(fieldValue, at: path.index(index).key("value")))
             }
             return headers
         }
@@ -177,14 +165,10 @@ enum PropertyListFormat {
         for name in fields.keys.sorted() {
             if let values = fields[name] as? [Any] {
                 for (index, item) in values.enumerated() {
-                    let value = try string(item, at: path.key(name).index(index))
-                    try HeaderLineBreaks.check(name: name, value: value, at: path)
-                    headers.add(name: name, value: value)
+                    try add(name, string(item, at: path.key(name).index(index)))
                 }
             } else {
-                let value = try string(fields[name] as Any, at: path.key(name))
-                try HeaderLineBreaks.check(name: name, value: value, at: path)
-                headers.add(name: name, value: value)
+                try add(name, string(fields[name] as Any, at: path.key(name)))
             }
         }
         return headers

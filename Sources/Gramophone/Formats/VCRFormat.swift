@@ -13,37 +13,20 @@ enum VCRFormat {
         let root = DecodingPath()
         _ = try document.members(at: root)
         let key = document["http_interactions"] != nil ? "http_interactions" : "interactions"
-        guard let interactions = document[key] else {
-            throw StructureError(path: root, problem: "missing \"interactions\"", fix: "A VCR cassette is {\"interactions\": [ … ]}")
-        }
-        guard case .array(let items) = interactions else {
-            throw StructureError(path: root.key(key), problem: "expected an array, found \(interactions.kindName)", fix: "List the interactions in an array")
-        }
-        var tracks: [Track] = []
-        for (index, item) in items.enumerated() {
-            tracks.append(try decodeInteraction(item, path: root.key(key).index(index)))
-        }
-        return Vinyl(name: name, tracks: tracks)
+        let items = try document.array(key, at: root, of: "interactions", fix: "A VCR cassette is {\"interactions\": [ … ]}")
+        return Vinyl(name: name, tracks: try items.indices.map { try decodeInteraction(items[$0], path: root.key(key).index($0)) })
     }
 
     static func decodeInteraction(_ value: JSONValue, path: DecodingPath) throws -> Track {
         _ = try value.members(at: path)
-        guard let requestValue = value["request"] else {
-            throw StructureError(path: path, problem: "missing \"request\"", fix: "Every interaction needs the request it answers")
-        }
+        let requestValue = try value.required("request", at: path, fix: "Every interaction needs the request it answers")
         let requestPath = path.key("request")
-        _ = try requestValue.members(at: requestPath)
-        let urlKey = requestValue["uri"] != nil ? "uri" : "url"
-        let url = try requestValue.url(urlKey, at: requestPath, required: true)!
-        let method = try RecordedMethod.checked(requestValue.optionalString("method", at: requestPath) ?? "GET", at: requestPath.key("method"))
-        let requestHeaders = try (requestValue["headers"] ?? .null).headers(at: requestPath.key("headers"))
+        let (url, method, requestHeaders) = try requestValue.requestHead(at: requestPath, urlKey: requestValue["uri"] != nil ? "uri" : "url")
         let request = Track.Request(
             method: method, url: url, headers: requestHeaders,
             body: try decodeBody(requestValue["body"], path: requestPath.key("body")))
 
-        guard let responseValue = value["response"], responseValue != .null else {
-            throw StructureError(path: path, problem: "missing \"response\"", fix: "Every interaction needs a \"response\" with a \"status\"")
-        }
+        let responseValue = try value.required("response", at: path, fix: "Every interaction needs a \"response\" with a \"status\"")
         let responsePath = path.key("response")
         _ = try responseValue.members(at: responsePath)
         let status = try decodeStatus(responseValue["status"], path: responsePath)
@@ -81,10 +64,7 @@ enum VCRFormat {
             codePath = path.key("status")
             code = try value.int(at: codePath)
         }
-        guard (100...999).contains(code) else {
-            throw StructureError(path: codePath, problem: "\(code) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404")
-        }
-        return code
+        return try RecordedValue.status(code, at: codePath)
     }
 
     /// `null`, a bare string, `{"string": …}` or `{"base64_string": …}`.
@@ -95,7 +75,7 @@ enum VCRFormat {
         case .string(let text): return Data(text.utf8)
         case .object:
             if let encoded = try value.optionalString("base64_string", at: path) {
-                guard let data = Data(base64Encoded: encoded.filter { $0 != "\n" && $0 != "\r" }) else {
+                guard let data = BodyCoding.base64(encoded) else {
                     throw StructureError(path: path.key("base64_string"), problem: "not valid base64", fix: "Store the bytes as base64")
                 }
                 return data

@@ -32,7 +32,7 @@ enum WebSocketCoding {
         }
         var endOffset = previous
         if let milliseconds = value["endOffsetMs"], milliseconds != .null {
-            endOffset = try offset(milliseconds, path: path.key("endOffsetMs"), notBefore: previous)
+            endOffset = try GramophoneFormat.offset(milliseconds, path: path.key("endOffsetMs"), notBefore: previous, of: "message", since: "the connection opened")
         }
         return WebSocketConversation(messages: messages, end: try decodeEnd(value["end"], path: path.key("end")), endOffset: endOffset)
     }
@@ -45,7 +45,7 @@ enum WebSocketCoding {
                 path: path.key("direction"), problem: directionText.map { "\"\($0)\" is not a direction" } ?? "missing \"direction\"",
                 fix: "Say who sent the message: \"sent\" (the client) or \"received\" (from the server)")
         }
-        let at = try offset(item["offsetMs"] ?? .number("0"), path: path.key("offsetMs"), notBefore: previous)
+        let at = try GramophoneFormat.offset(item["offsetMs"] ?? .number("0"), path: path.key("offsetMs"), notBefore: previous, of: "message", since: "the connection opened")
         if let text = try item.optionalString("text", at: path) {
             return WebSocketMessage(direction: direction, kind: .text, payload: Data(text.utf8), offset: at)
         }
@@ -56,17 +56,6 @@ enum WebSocketCoding {
             return WebSocketMessage(direction: direction, kind: .binary, payload: bytes, offset: at)
         }
         throw StructureError(path: path, problem: "missing \"text\" or \"binary\"", fix: "Give a text frame as \"text\", a binary frame's bytes as \"binary\" (base64)")
-    }
-
-    private static func offset(_ value: JSONValue, path: DecodingPath, notBefore previous: TimeInterval) throws -> TimeInterval {
-        let milliseconds = try value.double(at: path)
-        let seconds = milliseconds / 1000
-        guard seconds >= previous, seconds <= GramophoneFormat.maximumDuration else {
-            throw StructureError(
-                path: path, problem: "\(milliseconds) ms is not after the message before (\(previous * 1000) ms)",
-                fix: "Give each message the milliseconds since the connection opened, in order")
-        }
-        return seconds
     }
 
     /// A conversation's `end` (HAR's `_gramophoneWebSocket` holds the same shape).
@@ -107,10 +96,10 @@ enum WebSocketCoding {
             // Keys in sorted order, as every member the format writes.
             return .object(
                 message.kind == .text
-                    ? [("direction", .string(message.direction.rawValue)), ("offsetMs", milliseconds(message.offset)), payload]
-                    : [payload, ("direction", .string(message.direction.rawValue)), ("offsetMs", milliseconds(message.offset))])
+                    ? [("direction", .string(message.direction.rawValue)), ("offsetMs", GramophoneFormat.milliseconds(message.offset)), payload]
+                    : [payload, ("direction", .string(message.direction.rawValue)), ("offsetMs", GramophoneFormat.milliseconds(message.offset))])
         }
-        return .object([("end", encodeEnd(conversation.end)), ("endOffsetMs", milliseconds(conversation.endOffset)), ("messages", .array(messages))])
+        return .object([("end", encodeEnd(conversation.end)), ("endOffsetMs", GramophoneFormat.milliseconds(conversation.endOffset)), ("messages", .array(messages))])
     }
 
     static func encodeEnd(_ end: WebSocketConversation.End) -> JSONValue {
@@ -125,10 +114,6 @@ enum WebSocketCoding {
         case .leftOpen(let reason): return .object([("leftOpen", .string(reason))])
         case .failed(let failure): return .object([("error", GramophoneFormat.encodeFailure(failure))])
         }
-    }
-
-    private static func milliseconds(_ seconds: TimeInterval) -> JSONValue {
-        .number(GramophoneFormat.formatSeconds(((seconds * 1000) * 10).rounded() / 10))
     }
 
     /// Formats that keep conversations; writing one elsewhere would lose it without a word.

@@ -22,9 +22,6 @@ struct JSONLayout: Sendable, Hashable {
     /// `/` written as `\/` (Apple's `JSONSerialization`, PHP).
     var escapedSlashes = false
 
-    /// The compact layout the vinyl writer uses for bodies: nothing to say.
-    static let compact = JSONLayout()
-
     /// The layout that writes `value` back as exactly `body`, or nil when none of the known ones does.
     static func of(_ body: [UInt8], value: JSONValue) -> JSONLayout? {
         var layout = JSONLayout()
@@ -69,10 +66,7 @@ struct JSONLayout: Sendable, Hashable {
 
     /// The text of `value` in this layout.
     func write(_ value: JSONValue) -> [UInt8] {
-        var writer = Writer(layout: self)
-        writer.write(value, level: 0)
-        if finalNewline { writer.bytes.append(0x0A) }
-        return writer.bytes
+        JSONWriter.write(value, in: self)
     }
 
     // MARK: The stored spelling
@@ -124,15 +118,8 @@ struct JSONLayout: Sendable, Hashable {
 
     init() {}
 
-    private static func contains(_ body: [UInt8], _ text: StaticString) -> Bool {
-        let needle = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
-        guard body.count >= needle.count else { return false }
-        var index = 0
-        while index + needle.count <= body.count {
-            if body[index] == needle[0], body[index..<(index + needle.count)].elementsEqual(needle) { return true }
-            index += 1
-        }
-        return false
+    private static func contains(_ body: [UInt8], _ text: String) -> Bool {
+        body.firstRange(of: Array(text.utf8)) != nil
     }
 
     private static func hasUpperCaseEscape(_ body: [UInt8]) -> Bool {
@@ -146,89 +133,5 @@ struct JSONLayout: Sendable, Hashable {
             }
         }
         return false
-    }
-
-    private struct Writer {
-        let layout: JSONLayout
-        var bytes: [UInt8] = []
-
-        // Recursion is safe here: values come from the parser (≤ 512 levels).
-        mutating func write(_ value: JSONValue, level: Int) {
-            switch value {
-            case .null: bytes += Array("null".utf8)
-            case .bool(let flag): bytes += Array((flag ? "true" : "false").utf8)
-            case .number(let text): bytes += Array(text.utf8)
-            case .string(let text): writeString(text)
-            case .array(let items):
-                if items.isEmpty { bytes += [UInt8(ascii: "["), UInt8(ascii: "]")]; return }
-                bytes.append(UInt8(ascii: "["))
-                for (index, item) in items.enumerated() {
-                    if index > 0 { comma() }
-                    newline(level + 1)
-                    write(item, level: level + 1)
-                }
-                newline(level)
-                bytes.append(UInt8(ascii: "]"))
-            case .object(let members):
-                if members.isEmpty { bytes += [UInt8(ascii: "{"), UInt8(ascii: "}")]; return }
-                bytes.append(UInt8(ascii: "{"))
-                for (index, member) in members.enumerated() {
-                    if index > 0 { comma() }
-                    newline(level + 1)
-                    writeString(member.key)
-                    if layout.spaceBeforeColon { bytes.append(0x20) }
-                    bytes.append(UInt8(ascii: ":"))
-                    if layout.spaceAfterColon { bytes.append(0x20) }
-                    write(member.value, level: level + 1)
-                }
-                newline(level)
-                bytes.append(UInt8(ascii: "}"))
-            }
-        }
-
-        private mutating func comma() {
-            bytes.append(UInt8(ascii: ","))
-            if layout.indent.isEmpty, layout.spaceAfterComma { bytes.append(0x20) }
-        }
-
-        private mutating func newline(_ level: Int) {
-            guard !layout.indent.isEmpty else { return }
-            bytes.append(0x0A)
-            for _ in 0..<level { bytes += layout.indent }
-        }
-
-        private mutating func writeString(_ text: String) {
-            bytes.append(UInt8(ascii: "\""))
-            for scalar in text.unicodeScalars {
-                switch scalar.value {
-                case 0x22: bytes += [0x5C, 0x22]
-                case 0x5C: bytes += [0x5C, 0x5C]
-                case 0x2F where layout.escapedSlashes: bytes += [0x5C, 0x2F]
-                case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
-                case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
-                case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
-                case 0x08: bytes += [0x5C, UInt8(ascii: "b")]
-                case 0x0C: bytes += [0x5C, UInt8(ascii: "f")]
-                case 0..<0x20: escape(UInt16(scalar.value))
-                case 0x80... where layout.asciiEscapes:
-                    if scalar.value > 0xFFFF {
-                        let offset = scalar.value - 0x10000
-                        escape(UInt16(0xD800 + (offset >> 10)))
-                        escape(UInt16(0xDC00 + (offset & 0x3FF)))
-                    } else {
-                        escape(UInt16(scalar.value))
-                    }
-                case 0..<0x80: bytes.append(UInt8(scalar.value))
-                default: UTF8.encode(scalar) { bytes.append($0) }
-                }
-            }
-            bytes.append(UInt8(ascii: "\""))
-        }
-
-        private mutating func escape(_ unit: UInt16) {
-            let hex = Array((layout.upperCaseEscapes ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
-            bytes += [0x5C, UInt8(ascii: "u")]
-            for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hex[Int((unit >> UInt16(shift)) & 0xF)]) }
-        }
     }
 }
