@@ -39,16 +39,14 @@ enum BodyCoding {
             }
             switch encoding {
             case "json": return Data(JSONWriter.compact(value))
-            case "text", "utf8":
+            case "text", "utf8", "base64":
+                let isBase64 = encoding == "base64"
                 guard case .string(let text) = value else {
-                    throw StructureError(path: path.key("body"), problem: "bodyEncoding is \"text\" but the body is \(value.kindName)", fix: "Store the body as a string")
+                    throw StructureError(
+                        path: path.key("body"), problem: "bodyEncoding is \"\(isBase64 ? "base64" : "text")\" but the body is \(value.kindName)",
+                        fix: "Store the body as a \(isBase64 ? "base64 " : "")string")
                 }
-                return Data(text.utf8)
-            case "base64":
-                guard case .string(let text) = value else {
-                    throw StructureError(path: path.key("body"), problem: "bodyEncoding is \"base64\" but the body is \(value.kindName)", fix: "Store the body as a base64 string")
-                }
-                return try base64(text, path: path)
+                return isBase64 ? try base64(text, path: path) : Data(text.utf8)
             default:
                 throw StructureError(path: path.key(encodingKey), problem: "unknown body encoding \"\(encoding)\"", fix: "Use \"json\", \"text\" or \"base64\"")
             }

@@ -23,7 +23,7 @@ extension JSONValue {
 
     func string(at path: DecodingPath) throws -> String {
         guard case .string(let text) = self else {
-            throw StructureError(path: path, problem: "expected a string, found \(kindName)", fix: "Quote the value")
+            throw StructureError(path: path, problem: "expected a string, found \(kindName)", fix: "Write the value as a string")
         }
         return text
     }

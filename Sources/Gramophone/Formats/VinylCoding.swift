@@ -11,20 +11,23 @@ extension VinylFormat {
     package static func detect(data: Data, fileExtension: String?, file: String? = nil) throws -> VinylFormat {
         if let format = try byExtension(fileExtension, file: file) { return format }
         if PropertyListFormat.looksLikePropertyList(data) { return .plist }
-        let document: JSONValue
+        return try sniff(document(data, file: file, meansJSON: fileExtension?.lowercased() == "json"), file: file)
+    }
+
+    /// The JSON document in `data`. A syntax error is `.malformed` at its line and column when the
+    /// file means to be JSON (or looks like it), else `.unknownFormat`.
+    static func document(_ data: Data, file: String?, meansJSON: Bool) throws -> JSONValue {
         do {
-            document = try JSONParser.parse(data)
+            return try JSONParser.parse(data)
         } catch {
-            // A file that means to be JSON deserves the place of its syntax error.
             let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
-            if fileExtension?.lowercased() == "json" || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+            if meansJSON || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
                 throw VinylError(
                     .malformed, file: file, place: "line \(error.line), column \(error.column)",
                     problem: "invalid JSON: \(error.message)", fix: "Fix the JSON at that place, or record the vinyl again")
             }
             throw unknown(file: file, problem: "the content is neither JSON nor a property list")
         }
-        return try sniff(document, file: file)
     }
 
     /// The format an extension settles on its own, nil when the content must decide.
@@ -84,14 +87,7 @@ extension Vinyl {
             self.format = .plist
             return
         }
-        let document: JSONValue
-        do {
-            document = try JSONParser.parse(data)
-        } catch {
-            throw VinylError(
-                .malformed, file: file, place: "line \(error.line), column \(error.column)",
-                problem: "invalid JSON: \(error.message)", fix: "Fix the JSON at that place, or record the vinyl again")
-        }
+        let document = try VinylFormat.document(data, file: file, meansJSON: true)
         let chosen = try format ?? VinylFormat.sniff(document, file: file)
         self = try Self.wrapping(file) {
             switch chosen {
