@@ -15,10 +15,10 @@ enum BodyCoding {
     /// How a JSON body stored as JSON was laid out (`indent 2, final newline`): see `JSONLayout`.
     static let layoutKey = "bodyLayout"
 
-    static func decode(
-        _ value: JSONValue?, explicit: JSONValue?, layout: JSONValue? = nil, headers: Headers, convention: Convention, path: DecodingPath
-    ) throws -> Data {
-        guard let value else { return Data() }
+    /// The body stored in `object` (a request or a response): `body`, read as `bodyEncoding` and `bodyLayout` say.
+    static func decode(in object: JSONValue, headers: Headers, convention: Convention, path: DecodingPath) throws -> Data {
+        guard let value = object["body"] else { return Data() }
+        let (explicit, layout) = (object[encodingKey], object[layoutKey])
         if let layout, layout != .null {
             guard case .string(let spelling) = layout, let parsed = JSONLayout(spelling: spelling) else {
                 throw StructureError(path: path.key(layoutKey), problem: "not a JSON layout", fix: "Use words from: \(JSONLayout.vocabulary); or remove \"bodyLayout\" for compact JSON")

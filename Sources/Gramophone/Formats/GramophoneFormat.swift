@@ -44,12 +44,12 @@ enum GramophoneFormat {
         let requestValue = try value.required("request", at: path, fix: "Every track needs the request it answers")
         let request = try decodeRequest(requestValue, path: path.key("request"), convention: convention)
         let outcome: Track.Outcome
+        let failure = try value["error"].flatMap { $0 == .null ? nil : try decodeFailure($0, path: path.key("error")) }
         if let responseValue = value["response"], responseValue != .null {
             var response = try decodeResponse(responseValue, path: path.key("response"), convention: convention)
             // An `error` beside the response is a transfer that failed after it, as a DVR cassette
             // keeps one (DVRFormat); Gramophone writes it as the stream's end, and the two must agree.
-            if let errorValue = value["error"], errorValue != .null {
-                let failure = try decodeFailure(errorValue, path: path.key("error"))
+            if let failure {
                 if let ended = response.failure, ended != failure {
                     throw StructureError(
                         path: path.key("error"), problem: "the error beside the response is not the one its stream ended with",
@@ -58,8 +58,8 @@ enum GramophoneFormat {
                 response.failure = failure
             }
             outcome = .response(response)
-        } else if let errorValue = value["error"], errorValue != .null {
-            outcome = .failure(try decodeFailure(errorValue, path: path.key("error")))
+        } else if let failure {
+            outcome = .failure(failure)
         } else {
             throw StructureError(path: path, problem: "missing \"response\"", fix: "Every track needs a \"response\" or an \"error\"")
         }
@@ -99,8 +99,7 @@ enum GramophoneFormat {
 
     static func decodeRequest(_ value: JSONValue, path: DecodingPath, convention: BodyCoding.Convention) throws -> Track.Request {
         let (url, method, headers) = try value.requestHead(at: path)
-        let body = try BodyCoding.decode(
-            value["body"], explicit: value[BodyCoding.encodingKey], layout: value[BodyCoding.layoutKey], headers: headers, convention: convention, path: path)
+        let body = try BodyCoding.decode(in: value, headers: headers, convention: convention, path: path)
         return Track.Request(method: method, url: url, headers: headers, body: body)
     }
 
@@ -108,8 +107,7 @@ enum GramophoneFormat {
         _ = try value.members(at: path)
         let status = try value.status(at: path)
         let headers = try (value["headers"] ?? .null).headers(at: path.key("headers"))
-        var body = try BodyCoding.decode(
-            value["body"], explicit: value[BodyCoding.encodingKey], layout: value[BodyCoding.layoutKey], headers: headers, convention: convention, path: path)
+        var body = try BodyCoding.decode(in: value, headers: headers, convention: convention, path: path)
         var stream: TrackStream?
         if let streamValue = value[StreamCoding.key], streamValue != .null {
             let (decoded, joined) = try StreamCoding.decode(streamValue, path: path.key(StreamCoding.key))

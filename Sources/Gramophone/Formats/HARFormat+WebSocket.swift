@@ -105,21 +105,18 @@ extension HARFormat {
             previous = offset
             messages.append(WebSocketMessage(direction: direction, kind: kind, payload: payload, offset: offset))
         }
-        if reordered > 0 {
-            issues.append(
-                VinylIssue(
-                    place: messagesPath.place,
-                    problem: "\(reordered) message time\(reordered == 1 ? " is" : "s are") before the entry's startedDateTime or the message before",
-                    served: "each is replayed right after the message before it, in file order",
-                    fix: "Give each message its time in seconds since 1970, in order, after startedDateTime"))
-        }
-        if late > 0 {
-            issues.append(
-                VinylIssue(
-                    place: messagesPath.place,
-                    problem: "\(late) message time\(late == 1 ? " is" : "s are") more than a day after the entry's startedDateTime",
-                    served: "each is replayed a day after the connection opened",
-                    fix: "Split the conversation, or give the times in seconds since 1970 from startedDateTime on"))
+        let misplaced = [
+            (
+                reordered, "before the entry's startedDateTime or the message before", "each is replayed right after the message before it, in file order",
+                "Give each message its time in seconds since 1970, in order, after startedDateTime"
+            ),
+            (
+                late, "more than a day after the entry's startedDateTime", "each is replayed a day after the connection opened",
+                "Split the conversation, or give the times in seconds since 1970 from startedDateTime on"
+            ),
+        ]
+        for (count, problem, served, fix) in misplaced where count > 0 {
+            issues.append(VinylIssue(place: messagesPath.place, problem: "\(count) message time\(count == 1 ? " is" : "s are") \(problem)", served: served, fix: fix))
         }
         guard let saved = entry[conversationEndKey], saved != .null else {
             issues.append(

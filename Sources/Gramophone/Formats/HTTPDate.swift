@@ -49,14 +49,7 @@ enum HTTPDate {
         }
     }
 
-    /// ASCII digits only (`Int(_:)` would also take a sign).
     private static func digits(_ text: Substring) -> Int? {
-        guard !text.isEmpty else { return nil }
-        var value = 0
-        for byte in text.utf8 {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return value
+        ISO8601.digits(text.utf8)
     }
 }

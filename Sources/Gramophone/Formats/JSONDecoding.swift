@@ -43,9 +43,7 @@ extension JSONValue {
     }
 
     func url(_ key: String, at path: DecodingPath, required: Bool) throws -> URL? {
-        let text: String?
-        if required { text = try requiredString(key, at: path) } else { text = try optionalString(key, at: path) }
-        guard let text else { return nil }
+        guard let text = required ? try requiredString(key, at: path) : try optionalString(key, at: path) else { return nil }
         // Foundation gives ":://" an empty scheme; that is no more absolute than no scheme.
         guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
             throw StructureError(path: path.key(key), problem: "\"\(text.prefix(200))\" is not an absolute URL", fix: "Write the full URL with its scheme, e.g. https://api.example.com/path")
@@ -132,16 +130,11 @@ extension JSONValue {
 extension Headers {
     /// Headers as a JSON object sorted by name; repeated names become a list.
     var jsonValue: JSONValue {
-        var grouped: [String: [String]] = [:]
-        var order: [String] = []
-        for field in fields {
-            if grouped[field.name] == nil { order.append(field.name) }
-            grouped[field.name, default: []].append(field.value)
-        }
-        let members = order.sorted().map { name -> (key: String, value: JSONValue) in
-            let values = grouped[name]!
-            return (name, values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string)))
-        }
-        return .object(members)
+        let grouped = Dictionary(grouping: fields, by: \.name)
+        return .object(
+            grouped.keys.sorted().map { name in
+                let values = grouped[name]!.map { JSONValue.string($0.value) }
+                return (name, values.count == 1 ? values[0] : .array(values))
+            })
     }
 }

@@ -78,23 +78,19 @@ package struct MocktailStub: Sendable {
         }
         // Everything after the blank line is the body, byte for byte.
         let bodyText = index + 1 < lines.count ? String(text[lines[index + 1].startIndex...]) : ""
-        var base64 = false
         if let contentType = headers["Content-Type"], contentType.lowercased().replacingOccurrences(of: " ", with: "").hasSuffix(";base64"),
             let marker = contentType.lastIndex(of: ";")
         {
-            base64 = true
             headers["Content-Type"] = String(contentType[..<marker]).trimmingWhitespace()
-        }
-        if base64 {
-            let compact = bodyText.filter { !$0.isWhitespace }
-            guard let data = Data(base64Encoded: compact) else {
+            guard let data = Data(base64Encoded: bodyText.filter { !$0.isWhitespace }) else {
                 throw failure(index + 2, "the body is not valid base64 though Content-Type ends in ;base64", "Encode the body as base64, or drop ;base64 from Content-Type")
             }
             body = data
+            isBase64 = true
         } else {
             body = Data(bodyText.utf8)
+            isBase64 = false
         }
-        isBase64 = base64
         self.headers = headers
         self.file = file
     }

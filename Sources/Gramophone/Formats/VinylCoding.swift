@@ -82,32 +82,23 @@ extension Vinyl {
     ///   - file: the file's path, used in error messages.
     /// - Throws: `VinylError` naming the file, the place and the fix.
     public init(data: Data, name: String, format: VinylFormat? = nil, file: String? = nil) throws {
-        if format == .plist || (format == nil && PropertyListFormat.looksLikePropertyList(data)) {
-            self = try Self.wrapping(file) { try PropertyListFormat.decode(data, name: name) }
-            self.format = .plist
-            return
-        }
-        let document = try VinylFormat.document(data, file: file, meansJSON: true)
-        let chosen = try format ?? VinylFormat.sniff(document, file: file)
-        self = try Self.wrapping(file) {
-            switch chosen {
-            case .gramophone: return try GramophoneFormat.decode(document, name: name)
-            case .dvr: return try DVRFormat.decode(document, name: name)
-            case .har: return try HARFormat.decode(document, name: name)
-            case .vcr: return try VCRFormat.decode(document, name: name)
-            case .plist: return try PropertyListFormat.decode(data, name: name)
-            }
-        }
-        self.format = chosen
-    }
-
-    /// Turns a decoder's `StructureError` into a `VinylError` that names the file.
-    private static func wrapping(_ file: String?, _ decode: () throws -> Vinyl) throws -> Vinyl {
+        let isPlist = format == .plist || (format == nil && PropertyListFormat.looksLikePropertyList(data))
+        // A plist is read from the bytes, not from a JSON document.
+        let document: JSONValue = isPlist ? .null : try VinylFormat.document(data, file: file, meansJSON: true)
+        let chosen = try isPlist ? .plist : format ?? VinylFormat.sniff(document, file: file)
         do {
-            return try decode()
+            switch chosen {
+            case .gramophone: self = try GramophoneFormat.decode(document, name: name)
+            case .dvr: self = try DVRFormat.decode(document, name: name)
+            case .har: self = try HARFormat.decode(document, name: name)
+            case .vcr: self = try VCRFormat.decode(document, name: name)
+            case .plist: self = try PropertyListFormat.decode(data, name: name)
+            }
         } catch let error as StructureError {
+            // The decoders know the place; the file is named here.
             throw VinylError(.malformed, file: file, place: error.path.place, problem: error.problem, fix: error.fix)
         }
+        self.format = chosen
     }
 
     /// Reads the vinyl file at `url`; its name is the file name without extension.
