@@ -42,7 +42,7 @@ enum HARFormat {
         let status = try responseValue.status(at: responsePath, orZero: true)
         let outcome: Track.Outcome
         if status == 0 {
-            outcome = .failure(try decodeFailure(entry: entry, response: responseValue, path: path))
+            outcome = .failure(try decodeFailure(entry: entry, response: responseValue, path: path) ?? Track.Failure(.unknown))
             if case .array(let messages)? = entry[messagesKey], !messages.isEmpty {
                 issues.append(
                     VinylIssue(
@@ -51,10 +51,8 @@ enum HARFormat {
             }
         } else {
             var response = try decodeResponse(responseValue, status: status, path: responsePath)
-            if holdsError(entry: entry, response: responseValue) {
-                // Chrome's `_error` beside a status: the transfer failed after its response.
-                response.failure = try decodeFailure(entry: entry, response: responseValue, path: path)
-            }
+            // Chrome's `_error` beside a status: the transfer failed after its response.
+            response.failure = try decodeFailure(entry: entry, response: responseValue, path: path)
             if holdsConversation(entry, status: status) {
                 response.conversation = try decodeConversation(entry, path: path, issues: &issues)
                 if status != 101 {
@@ -68,13 +66,10 @@ enum HARFormat {
             }
             outcome = .response(response)
         }
-        var recordedAt: Date?
-        if let started = entry["startedDateTime"], case .string(let text) = started {
-            // The epoch is what the writer puts in this required field when the date is unknown.
-            recordedAt = ISO8601.parse(text).flatMap { $0.timeIntervalSince1970 == 0 ? nil : $0 }
-        }
+        // The epoch is what the writer puts in this required field when the date is unknown.
+        let recordedAt = entry["startedDateTime"]?.stringValue.flatMap(ISO8601.parse).flatMap { $0.timeIntervalSince1970 == 0 ? nil : $0 }
         var duration: TimeInterval?
-        if let time = entry["time"], case .number(let text) = time, let milliseconds = Double(text), milliseconds >= 0 {
+        if case .number(let text)? = entry["time"], let milliseconds = Double(text), milliseconds >= 0 {
             duration = milliseconds / 1000
         }
         return Track(request: request, outcome: outcome, recordedAt: recordedAt, duration: duration)
@@ -165,21 +160,15 @@ enum HARFormat {
         }
     }
 
-    /// Whether the entry names an error (`_gramophoneError`, or a `_error` text; Chrome writes
-    /// `"_error": null` when there was none).
-    private static func holdsError(entry: JSONValue, response: JSONValue) -> Bool {
-        if let saved = response["_gramophoneError"], saved != .null { return true }
-        return !(entry["_error"]?.stringValue ?? response["_error"]?.stringValue ?? "").isEmpty
-    }
-
-    private static func decodeFailure(entry: JSONValue, response: JSONValue, path: DecodingPath) throws -> Track.Failure {
+    /// The error the entry names (`_gramophoneError`, or a `_error` text), nil for none (Chrome
+    /// writes `"_error": null` when there was none).
+    private static func decodeFailure(entry: JSONValue, response: JSONValue, path: DecodingPath) throws -> Track.Failure? {
         if let saved = response["_gramophoneError"], saved != .null {
             return try GramophoneFormat.decodeFailure(saved, path: path.key("response").key("_gramophoneError"), defaultCode: -1)
         }
         // Chrome writes `_error: "net::ERR_…"` on the entry or the response.
-        let message = entry["_error"]?.stringValue ?? response["_error"]?.stringValue ?? ""
-        let code = chromeErrors.first { message.contains($0.text) }?.code ?? .unknown
-        return Track.Failure(code, description: message.isEmpty ? nil : message)
+        guard let message = entry["_error"]?.stringValue ?? response["_error"]?.stringValue, !message.isEmpty else { return nil }
+        return Track.Failure(chromeErrors.first { message.contains($0.text) }?.code ?? .unknown, description: message)
     }
 
     /// What Chrome's `net::ERR_…` names mean, first match wins.

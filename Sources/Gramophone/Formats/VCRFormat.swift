@@ -29,42 +29,26 @@ enum VCRFormat {
         let responseValue = try value.required("response", at: path, fix: "Every interaction needs a \"response\" with a \"status\"")
         let responsePath = path.key("response")
         _ = try responseValue.members(at: responsePath)
-        let status = try decodeStatus(responseValue["status"], path: responsePath)
-        var httpVersion: String?
-        if let version = responseValue["http_version"]?.stringValue, !version.isEmpty {
-            httpVersion = version.hasPrefix("HTTP/") ? version : "HTTP/" + version
-        }
+        let status = try decodeStatus(responseValue, path: responsePath)
+        let version = responseValue["http_version"]?.stringValue ?? ""
         let response = Track.Response(
             status: status,
             headers: try (responseValue["headers"] ?? .null).headers(at: responsePath.key("headers")),
             body: try decodeBody(responseValue["body"], path: responsePath.key("body")),
             // Absolute or an error, as in Gramophone's JSON, which would not read a relative one back.
             url: responseValue["url"]?.stringValue == nil ? nil : try responseValue.url("url", at: responsePath, required: false),
-            httpVersion: httpVersion)
-        var recordedAt: Date?
-        if let text = value["recorded_at"]?.stringValue {
-            recordedAt = ISO8601.parse(text) ?? HTTPDate.parse(text)
-        }
+            httpVersion: version.isEmpty ? nil : version.hasPrefix("HTTP/") ? version : "HTTP/" + version)
+        let recordedAt = value["recorded_at"]?.stringValue.flatMap { ISO8601.parse($0) ?? HTTPDate.parse($0) }
         return Track(request: request, response: response, recordedAt: recordedAt)
     }
 
-    private static func decodeStatus(_ value: JSONValue?, path: DecodingPath) throws -> Int {
-        guard let value else {
-            throw StructureError(path: path, problem: "missing \"status\"", fix: "Write the status as {\"code\": 200, \"message\": \"OK\"}")
-        }
-        let code: Int
-        let codePath: DecodingPath
-        if case .object = value {
-            codePath = path.key("status").key("code")
-            guard let codeValue = value["code"] else {
-                throw StructureError(path: path.key("status"), problem: "missing \"code\"", fix: "Write the status as {\"code\": 200, \"message\": \"OK\"}")
-            }
-            code = try codeValue.int(at: codePath)
-        } else {
-            codePath = path.key("status")
-            code = try value.int(at: codePath)
-        }
-        return try RecordedValue.status(code, at: codePath)
+    /// The response's `status`: `{"code": 200, "message": "OK"}` or the bare code.
+    private static func decodeStatus(_ response: JSONValue, path: DecodingPath) throws -> Int {
+        let fix = "Write the status as {\"code\": 200, \"message\": \"OK\"}"
+        let status = try response.required("status", at: path, fix: fix)
+        guard case .object = status else { return try RecordedValue.status(status.int(at: path.key("status")), at: path.key("status")) }
+        let codePath = path.key("status").key("code")
+        return try RecordedValue.status(status.required("code", at: path.key("status"), fix: fix).int(at: codePath), at: codePath)
     }
 
     /// `null`, a bare string, `{"string": …}` or `{"base64_string": …}`.

@@ -17,14 +17,12 @@ struct JSONSyntaxError: Error, Sendable, Equatable {
 struct JSONParser {
     static let maximumDepth = 512
 
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
-        return try parser.parseDocument()
-    }
-
     static func parse<Bytes: ContiguousBytes>(_ data: Bytes) throws(JSONSyntaxError) -> JSONValue {
         let result: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in
-            Result { () throws(JSONSyntaxError) -> JSONValue in try parse(raw) }
+            Result { () throws(JSONSyntaxError) -> JSONValue in
+                var parser = JSONParser(bytes: raw)
+                return try parser.parseDocument()
+            }
         }
         return try result.get()
     }
