@@ -158,9 +158,7 @@ extension HARFormat {
             var members: [(key: String, value: JSONValue)] = [("name", .string(cookie.name)), ("value", .string(cookie.value))]
             for attribute in cookie.attributes {
                 switch (attribute.name.lowercased(), attribute.value) {
-                case ("path", let value?): members.append(("path", .string(value)))
-                case ("domain", let value?): members.append(("domain", .string(value)))
-                case ("expires", let value?): members.append(("expires", .string(value)))
+                case (let name, let value?) where ["path", "domain", "expires"].contains(name): members.append((name, .string(value)))
                 case ("httponly", _): members.append(("httpOnly", .bool(true)))
                 case ("secure", _): members.append(("secure", .bool(true)))
                 default: break

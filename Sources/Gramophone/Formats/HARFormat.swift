@@ -22,10 +22,7 @@ enum HARFormat {
         let log = try document.required("log", at: root, fix: "A HAR file is {\"log\": {\"entries\": [ … ]}}")
         let logPath = root.key("log")
         _ = try log.members(at: logPath)
-        guard let entries = log["entries"], entries != .null else {
-            return Vinyl(name: name)
-        }
-        let items = try log.array("entries", at: logPath, of: "entries", fix: "A HAR file is {\"log\": {\"entries\": [ … ]}}")
+        let items = try log.optionalArray("entries", at: logPath, fix: "List the entries in an array")
         var issues: [VinylIssue] = []
         var vinyl = Vinyl(name: name, tracks: try items.indices.map { try decodeEntry(items[$0], path: logPath.key("entries").index($0), issues: &issues) })
         vinyl.issues = issues
@@ -78,38 +75,35 @@ enum HARFormat {
     static func decodeRequest(_ value: JSONValue, path: DecodingPath) throws -> Track.Request {
         let (url, method, head) = try value.requestHead(at: path, splittingLines: true)
         var headers = withoutPseudoHeaders(head)
-        var body = Data()
-        if let postData = value["postData"], postData != .null {
-            let postPath = path.key("postData")
-            _ = try postData.members(at: postPath)
-            body = try decodePostData(postData, path: postPath)
-            try addContentType(postData.optionalString("mimeType", at: postPath), body: body, to: &headers, at: postPath.key("mimeType"))
-        }
+        let body = try decodeBody("postData", of: value, headers: &headers, path: path)
         return Track.Request(method: method, url: url, headers: headers, body: body)
     }
 
-    /// The body `text` of a `postData` or `content`, base64-decoded when `encoding` says so (for
-    /// `postData` not in the HAR spec, but Gramophone writes it for bytes that are not UTF-8).
-    private static func bodyText(_ object: JSONValue, path: DecodingPath) throws -> Data? {
-        guard let text = try object.optionalString("text", at: path) else { return nil }
-        return try object.optionalString("encoding", at: path) == "base64" ? base64(text, path: path.key("text")) : Data(text.utf8)
+    /// The body in `key` (a request's `postData`, a response's `content`), its `mimeType` added
+    /// as the `Content-Type` where the headers leave it out. The body is `text`, base64-decoded
+    /// when `encoding` says so (for `postData` not in the HAR spec, but Gramophone writes it for
+    /// bytes that are not UTF-8), or else a request's form `params`.
+    private static func decodeBody(_ key: String, of value: JSONValue, headers: inout Headers, path: DecodingPath) throws -> Data {
+        guard let object = value[key], object != .null else { return Data() }
+        let objectPath = path.key(key)
+        _ = try object.members(at: objectPath)
+        let mimeType = try object.optionalString("mimeType", at: objectPath)
+        let body: Data
+        if let text = try object.optionalString("text", at: objectPath) {
+            body = try object.optionalString("encoding", at: objectPath) == "base64" ? base64(text, path: objectPath.key("text")) : Data(text.utf8)
+        } else {
+            body = key == "postData" ? try formBody(object, path: objectPath) : Data()
+        }
+        if let mimeType, !mimeType.isEmpty, !body.isEmpty, !headers.contains("Content-Type") {
+            try HeaderLineBreaks.check(name: "Content-Type", value: mimeType, at: objectPath.key("mimeType"))
+            headers.add(name: "Content-Type", value: mimeType)
+        }
+        return body
     }
 
-    /// `mimeType` as the `Content-Type` of a body whose headers leave it out.
-    private static func addContentType(_ mimeType: String?, body: Data, to headers: inout Headers, at path: DecodingPath) throws {
-        guard let mimeType, !mimeType.isEmpty, !body.isEmpty, !headers.contains("Content-Type") else { return }
-        try HeaderLineBreaks.check(name: "Content-Type", value: mimeType, at: path)
-        headers.add(name: "Content-Type", value: mimeType)
-    }
-
-    private static func decodePostData(_ postData: JSONValue, path: DecodingPath) throws -> Data {
-        if let text = try bodyText(postData, path: path) {
-            return text
-        }
-        guard let params = postData["params"], params != .null else { return Data() }
-        guard case .array(let items) = params else {
-            throw StructureError(path: path.key("params"), problem: "expected an array, found \(params.kindName)", fix: "List form fields as [{\"name\": …, \"value\": …}]")
-        }
+    /// A request's form `params`, form-encoded.
+    private static func formBody(_ postData: JSONValue, path: DecodingPath) throws -> Data {
+        let items = try postData.optionalArray("params", at: path, fix: "List form fields as [{\"name\": …, \"value\": …}]")
         var pairs: [String] = []
         for (index, item) in items.enumerated() {
             let itemPath = path.key("params").index(index)
@@ -123,14 +117,7 @@ enum HARFormat {
 
     static func decodeResponse(_ value: JSONValue, status: Int, path: DecodingPath) throws -> Track.Response {
         var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers"), splittingLines: true))
-        var body = Data()
-        if let content = value["content"], content != .null {
-            let contentPath = path.key("content")
-            _ = try content.members(at: contentPath)
-            let mimeType = try content.optionalString("mimeType", at: contentPath)
-            body = try bodyText(content, path: contentPath) ?? Data()
-            try addContentType(mimeType, body: body, to: &headers, at: contentPath.key("mimeType"))
-        }
+        let body = try decodeBody("content", of: value, headers: &headers, path: path)
         dropStaleContentEncoding(&headers, body: body)
         let version = try value.optionalString("httpVersion", at: path)
         return Track.Response(

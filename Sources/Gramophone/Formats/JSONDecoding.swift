@@ -61,9 +61,15 @@ extension JSONValue {
 
     /// The array under `key`, the document's list of `noun`; `fix` says what the document looks like.
     func array(_ key: String, at path: DecodingPath, of noun: String, fix: String) throws -> [JSONValue] {
-        let value = try required(key, at: path, fix: fix)
+        _ = try required(key, at: path, fix: fix)
+        return try optionalArray(key, at: path, fix: "List the \(noun) in an array")
+    }
+
+    /// The array under `key`, empty when there is none (or null); `fix` says how to list the items.
+    func optionalArray(_ key: String, at path: DecodingPath, fix: String) throws -> [JSONValue] {
+        guard let value = self[key], value != .null else { return [] }
         guard case .array(let items) = value else {
-            throw StructureError(path: path.key(key), problem: "expected an array, found \(value.kindName)", fix: "List the \(noun) in an array")
+            throw StructureError(path: path.key(key), problem: "expected an array, found \(value.kindName)", fix: fix)
         }
         return items
     }

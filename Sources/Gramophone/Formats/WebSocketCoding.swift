@@ -21,14 +21,11 @@ enum WebSocketCoding {
             throw StructureError(
                 path: path, problem: "missing \"messages\" (an array)", fix: "List the messages as {\"direction\": \"sent\", \"offsetMs\": 0, \"text\": \"…\"}")
         }
-        var messages: [WebSocketMessage] = []
-        messages.reserveCapacity(items.count)
         var previous: TimeInterval = 0
-        for (index, item) in items.enumerated() {
-            let messagePath = path.key("messages").index(index)
-            let message = try decodeMessage(item, path: messagePath, notBefore: previous)
+        let messages = try items.indices.map { index in
+            let message = try decodeMessage(items[index], path: path.key("messages").index(index), notBefore: previous)
             previous = message.offset
-            messages.append(message)
+            return message
         }
         var endOffset = previous
         if let milliseconds = value["endOffsetMs"], milliseconds != .null {
@@ -93,11 +90,9 @@ enum WebSocketCoding {
                 message.kind == .text
                 ? ("text", .string(String(decoding: message.payload, as: UTF8.self)))
                 : ("binary", .string(message.payload.base64EncodedString()))
-            // Keys in sorted order, as every member the format writes.
-            return .object(
-                message.kind == .text
-                    ? [("direction", .string(message.direction.rawValue)), ("offsetMs", GramophoneFormat.milliseconds(message.offset)), payload]
-                    : [payload, ("direction", .string(message.direction.rawValue)), ("offsetMs", GramophoneFormat.milliseconds(message.offset))])
+            // Keys in sorted order, as every member the format writes: `binary` comes first, `text` last.
+            let members: [(key: String, value: JSONValue)] = [("direction", .string(message.direction.rawValue)), ("offsetMs", GramophoneFormat.milliseconds(message.offset))]
+            return .object(message.kind == .text ? members + [payload] : [payload] + members)
         }
         return .object([("end", encodeEnd(conversation.end)), ("endOffsetMs", GramophoneFormat.milliseconds(conversation.endOffset)), ("messages", .array(messages))])
     }
