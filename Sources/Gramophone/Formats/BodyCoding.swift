@@ -98,9 +98,7 @@ enum BodyCoding {
             let compact = parsed ?? (try? JSONParser.parse(body)).map { ($0, Data(JSONWriter.compact($0)) == body) }
             if let value = compact.flatMap({ $0.isCompact ? $0.value : nil }) {
                 // A string or null stored bare would read back as text or as no body.
-                if case .string = value { return (value, "json") }
-                if value == .null { return (value, "json") }
-                return (value, nil)
+                return (value, value.stringValue != nil || value == .null ? "json" : nil)
             }
             // Not canonical JSON: keep the exact text. Only `application/json…` strings read
             // back as text without being told.

@@ -74,6 +74,21 @@ extension JSONValue {
         return items
     }
 
+    /// Bytes stored as UTF-8 text under `textKey` or as base64 under `base64Key`, and whether they
+    /// were text; `fix` says how to store them when neither is there or the base64 is not valid.
+    func bytes(text textKey: String, base64 base64Key: String, at path: DecodingPath, fix: String) throws -> (data: Data, isText: Bool) {
+        if let text = try optionalString(textKey, at: path) {
+            return (Data(text.utf8), true)
+        }
+        guard let base64 = try optionalString(base64Key, at: path) else {
+            throw StructureError(path: path, problem: "missing \"\(textKey)\" or \"\(base64Key)\"", fix: fix)
+        }
+        guard let data = Data(base64Encoded: base64) else {
+            throw StructureError(path: path.key(base64Key), problem: "not valid base64", fix: fix)
+        }
+        return (data, false)
+    }
+
     /// A request's absolute URL (under `urlKey`), its method (GET when left out) and its headers.
     func requestHead(at path: DecodingPath, urlKey: String = "url", splittingLines: Bool = false) throws -> (url: URL, method: String, headers: Headers) {
         _ = try members(at: path)

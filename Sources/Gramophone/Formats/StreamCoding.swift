@@ -30,17 +30,7 @@ enum StreamCoding {
             _ = try item.members(at: chunkPath)
             let offset = try GramophoneFormat.offset(item["offsetMs"] ?? .number("0"), path: chunkPath.key("offsetMs"), notBefore: previous, of: "chunk", since: "the request")
             previous = offset
-            let piece: Data
-            if let text = try item.optionalString("text", at: chunkPath) {
-                piece = Data(text.utf8)
-            } else if let base64 = try item.optionalString("base64", at: chunkPath) {
-                guard let decoded = Data(base64Encoded: base64) else {
-                    throw StructureError(path: chunkPath.key("base64"), problem: "not valid base64", fix: "Store the chunk's bytes as base64, or as \"text\" when they are UTF-8")
-                }
-                piece = decoded
-            } else {
-                throw StructureError(path: chunkPath, problem: "missing \"text\" or \"base64\"", fix: "Give the chunk's bytes as \"text\" (UTF-8) or \"base64\"")
-            }
+            let piece = try item.bytes(text: "text", base64: "base64", at: chunkPath, fix: "Give the chunk's bytes as \"text\" (UTF-8) or \"base64\"").data
             chunks.append(TrackStream.Chunk(offset: offset, length: piece.count))
             body.append(piece)
         }

@@ -55,9 +55,7 @@ extension VinylFormat {
             if document["log"] != nil { return .har }
             if document["http_interactions"] != nil { return .vcr }
             if let interactions = document["interactions"] {
-                let first = interactions.arrayValue?.first
-                if first?["request"]?["uri"] != nil { return .vcr }
-                return .dvr
+                return interactions.arrayValue?.first?["request"]?["uri"] != nil ? .vcr : .dvr
             }
             if document["tracks"] != nil || document["gramophone"] != nil { return .gramophone }
             let keys = (document.objectMembers ?? []).prefix(5).map { "\"\($0.key)\"" }.joined(separator: ", ")

@@ -43,16 +43,8 @@ enum WebSocketCoding {
                 fix: "Say who sent the message: \"sent\" (the client) or \"received\" (from the server)")
         }
         let at = try GramophoneFormat.offset(item["offsetMs"] ?? .number("0"), path: path.key("offsetMs"), notBefore: previous, of: "message", since: "the connection opened")
-        if let text = try item.optionalString("text", at: path) {
-            return WebSocketMessage(direction: direction, kind: .text, payload: Data(text.utf8), offset: at)
-        }
-        if let base64 = try item.optionalString("binary", at: path) {
-            guard let bytes = Data(base64Encoded: base64) else {
-                throw StructureError(path: path.key("binary"), problem: "not valid base64", fix: "Store a binary frame's bytes as base64")
-            }
-            return WebSocketMessage(direction: direction, kind: .binary, payload: bytes, offset: at)
-        }
-        throw StructureError(path: path, problem: "missing \"text\" or \"binary\"", fix: "Give a text frame as \"text\", a binary frame's bytes as \"binary\" (base64)")
+        let (payload, isText) = try item.bytes(text: "text", base64: "binary", at: path, fix: "Give a text frame as \"text\", a binary frame's bytes as \"binary\" (base64)")
+        return WebSocketMessage(direction: direction, kind: isText ? .text : .binary, payload: payload, offset: at)
     }
 
     /// A conversation's `end` (HAR's `_gramophoneWebSocket` holds the same shape).

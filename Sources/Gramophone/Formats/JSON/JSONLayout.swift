@@ -33,9 +33,7 @@ struct JSONLayout: Sendable, Hashable {
         }
         if end > 0, body[end - 1] == 0x0D { return nil }
         if let open = body.firstIndex(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }), open + 1 < end, body[open + 1] == 0x0A {
-            var position = open + 2
-            while position < end, body[position] == 0x20 || body[position] == 0x09 { position += 1 }
-            layout.indent = Array(body[(open + 2)..<position])
+            layout.indent = Array(body[(open + 2)..<end].prefix { $0 == 0x20 || $0 == 0x09 })
             // Spaces or tabs, not a mix: the spelling says "indent 2" or "indent 1 tab".
             guard !layout.indent.isEmpty, layout.indent.count <= 16, layout.indent.allSatisfy({ $0 == layout.indent[0] }) else { return nil }
         }
@@ -94,13 +92,8 @@ struct JSONLayout: Sendable, Hashable {
         for word in spelling.split(separator: ",").map({ String($0).trimmingWhitespace() }) where !word.isEmpty {
             let parts = word.split(separator: " ")
             if parts.first == "indent", parts.count >= 2, let count = Int(parts[1]), (1...16).contains(count) {
-                if parts.count == 2 {
-                    indent = Array(repeating: 0x20, count: count)
-                } else if parts.count == 3, parts[2] == "tab" {
-                    indent = Array(repeating: 0x09, count: count)
-                } else {
-                    return nil
-                }
+                guard parts.count == 2 || (parts.count == 3 && parts[2] == "tab") else { return nil }
+                indent = Array(repeating: parts.count == 2 ? 0x20 : 0x09, count: count)
                 continue
             }
             switch word {
