@@ -13,7 +13,6 @@ import Foundation
 enum DVRFormat {
     static func decode(_ document: JSONValue, name: String) throws -> Vinyl {
         let root = DecodingPath()
-        _ = try document.members(at: root)
         let items = try document.array("interactions", at: root, of: "interactions", fix: "A DVR cassette is {\"name\": …, \"interactions\": [ … ]}")
         let cassetteName = try document.optionalString("name", at: root) ?? name
         var tracks: [Track] = []

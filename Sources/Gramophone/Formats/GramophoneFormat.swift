@@ -40,7 +40,6 @@ enum GramophoneFormat {
     }
 
     static func decodeTrack(_ value: JSONValue, path: DecodingPath, convention: BodyCoding.Convention) throws -> Track {
-        _ = try value.members(at: path)
         let requestValue = try value.required("request", at: path, fix: "Every track needs the request it answers")
         let request = try decodeRequest(requestValue, path: path.key("request"), convention: convention)
         let outcome: Track.Outcome
@@ -104,7 +103,6 @@ enum GramophoneFormat {
     }
 
     static func decodeResponse(_ value: JSONValue, path: DecodingPath, convention: BodyCoding.Convention) throws -> Track.Response {
-        _ = try value.members(at: path)
         let status = try value.status(at: path)
         let headers = try (value["headers"] ?? .null).headers(at: path.key("headers"))
         var body = try BodyCoding.decode(in: value, headers: headers, convention: convention, path: path)

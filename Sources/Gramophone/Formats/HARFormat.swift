@@ -18,10 +18,8 @@ enum HARFormat {
 
     static func decode(_ document: JSONValue, name: String) throws -> Vinyl {
         let root = DecodingPath()
-        _ = try document.members(at: root)
         let log = try document.required("log", at: root, fix: "A HAR file is {\"log\": {\"entries\": [ … ]}}")
         let logPath = root.key("log")
-        _ = try log.members(at: logPath)
         let items = try log.optionalArray("entries", at: logPath, fix: "List the entries in an array")
         var issues: [VinylIssue] = []
         var vinyl = Vinyl(name: name, tracks: try items.indices.map { try decodeEntry(items[$0], path: logPath.key("entries").index($0), issues: &issues) })
@@ -30,12 +28,10 @@ enum HARFormat {
     }
 
     static func decodeEntry(_ entry: JSONValue, path: DecodingPath, issues: inout [VinylIssue]) throws -> Track {
-        _ = try entry.members(at: path)
         let requestValue = try entry.required("request", at: path, fix: "Every HAR entry needs a \"request\" with at least a \"url\"")
         let request = try decodeRequest(requestValue, path: path.key("request"))
         let responseValue = try entry.required("response", at: path, fix: "Every HAR entry needs a \"response\" with at least a \"status\"")
         let responsePath = path.key("response")
-        _ = try responseValue.members(at: responsePath)
         let status = try responseValue.status(at: responsePath, orZero: true)
         let outcome: Track.Outcome
         if status == 0 {

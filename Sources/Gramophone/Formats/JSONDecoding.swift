@@ -51,9 +51,9 @@ extension JSONValue {
         return url
     }
 
-    /// The value under `key`; missing (absent or null) is an error whose fix is `fix`.
+    /// The value under `key` of this object; missing (absent or null) is an error whose fix is `fix`.
     func required(_ key: String, at path: DecodingPath, fix: String) throws -> JSONValue {
-        guard let value = self[key], value != .null else {
+        guard let value = try members(at: path).first(where: { $0.key == key })?.value, value != .null else {
             throw StructureError(path: path, problem: "missing \"\(key)\"", fix: fix)
         }
         return value
@@ -65,9 +65,9 @@ extension JSONValue {
         return try optionalArray(key, at: path, fix: "List the \(noun) in an array")
     }
 
-    /// The array under `key`, empty when there is none (or null); `fix` says how to list the items.
+    /// The array under `key` of this object, empty when there is none (or null); `fix` says how to list the items.
     func optionalArray(_ key: String, at path: DecodingPath, fix: String) throws -> [JSONValue] {
-        guard let value = self[key], value != .null else { return [] }
+        guard let value = try members(at: path).first(where: { $0.key == key })?.value, value != .null else { return [] }
         guard case .array(let items) = value else {
             throw StructureError(path: path.key(key), problem: "expected an array, found \(value.kindName)", fix: fix)
         }

@@ -11,14 +11,12 @@ import Foundation
 enum VCRFormat {
     static func decode(_ document: JSONValue, name: String) throws -> Vinyl {
         let root = DecodingPath()
-        _ = try document.members(at: root)
         let key = document["http_interactions"] != nil ? "http_interactions" : "interactions"
         let items = try document.array(key, at: root, of: "interactions", fix: "A VCR cassette is {\"interactions\": [ … ]}")
         return Vinyl(name: name, tracks: try items.indices.map { try decodeInteraction(items[$0], path: root.key(key).index($0)) })
     }
 
     static func decodeInteraction(_ value: JSONValue, path: DecodingPath) throws -> Track {
-        _ = try value.members(at: path)
         let requestValue = try value.required("request", at: path, fix: "Every interaction needs the request it answers")
         let requestPath = path.key("request")
         let (url, method, requestHeaders) = try requestValue.requestHead(at: requestPath, urlKey: requestValue["uri"] != nil ? "uri" : "url")
@@ -28,7 +26,6 @@ enum VCRFormat {
 
         let responseValue = try value.required("response", at: path, fix: "Every interaction needs a \"response\" with a \"status\"")
         let responsePath = path.key("response")
-        _ = try responseValue.members(at: responsePath)
         let status = try decodeStatus(responseValue, path: responsePath)
         let version = responseValue["http_version"]?.stringValue ?? ""
         let response = Track.Response(

@@ -51,11 +51,10 @@ enum WebSocketCoding {
     static func decodeEnd(_ value: JSONValue?, path: DecodingPath) throws -> WebSocketConversation.End {
         let fix =
             "Use {\"closedBy\": \"server\", \"code\": 1000, \"reason\": \"…\"}, \"cancelled\", {\"stoppedBy\": \"…\"}, {\"leftOpen\": \"…\"} or {\"error\": {\"domain\": …, \"code\": …}}"
+        guard let value, value != .null else { return .closed(code: 1000, by: .received) }
         switch value {
-        case nil, .null?: return .closed(code: 1000, by: .received)
-        case .string("cancelled")?: return .cancelled
-        case .object?:
-            guard let value else { break }
+        case .string("cancelled"): return .cancelled
+        case .object:
             if let reason = try value.optionalString("stoppedBy", at: path) { return .stopped(reason) }
             if let reason = try value.optionalString("leftOpen", at: path) { return .leftOpen(reason) }
             if let error = value["error"] { return .failed(try GramophoneFormat.decodeFailure(error, path: path.key("error"))) }
@@ -71,9 +70,9 @@ enum WebSocketCoding {
                 return .closed(code: code, reason: Data(reason.utf8), by: by == "client" ? .sent : .received)
             }
             throw StructureError(path: path, problem: "an end names \"closedBy\", \"stoppedBy\", \"leftOpen\" or \"error\"", fix: fix)
-        default: break
+        default:
+            throw StructureError(path: path, problem: "\(value.kindName) is not a conversation's end", fix: fix)
         }
-        throw StructureError(path: path, problem: "\(value?.kindName ?? "nothing") is not a conversation's end", fix: fix)
     }
 
     static func encode(_ conversation: WebSocketConversation) -> JSONValue {
