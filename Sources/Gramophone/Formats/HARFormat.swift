@@ -86,7 +86,11 @@ enum HARFormat {
         let mimeType = try object.optionalString("mimeType", at: objectPath)
         let body: Data
         if let text = try object.optionalString("text", at: objectPath) {
-            body = try object.optionalString("encoding", at: objectPath) == "base64" ? base64(text, path: objectPath.key("text")) : Data(text.utf8)
+            guard let decoded = try object.optionalString("encoding", at: objectPath) == "base64" ? BodyCoding.base64(text) : Data(text.utf8) else {
+                throw StructureError(
+                    path: objectPath.key("text"), problem: "the body is not valid base64 though \"encoding\" says \"base64\"", fix: "Store the bytes as base64, or drop \"encoding\" for plain text")
+            }
+            body = decoded
         } else {
             body = key == "postData" ? try formBody(object, path: objectPath) : Data()
         }
@@ -151,24 +155,19 @@ enum HARFormat {
         }
         // Chrome writes `_error: "net::ERR_…"` on the entry or the response.
         guard let message = entry["_error"]?.stringValue ?? response["_error"]?.stringValue, !message.isEmpty else { return nil }
-        return Track.Failure(chromeErrors.first { message.contains($0.text) }?.code ?? .unknown, description: message)
+        return Track.Failure(chromeErrors.first { $0.names.contains(where: message.contains) }?.code ?? .unknown, description: message)
     }
 
     /// What Chrome's `net::ERR_…` names mean, first match wins.
-    private static let chromeErrors: [(text: String, code: URLError.Code)] = [
-        ("INTERNET_DISCONNECTED", .notConnectedToInternet), ("NAME_NOT_RESOLVED", .cannotFindHost), ("CONNECTION_REFUSED", .cannotConnectToHost),
-        ("TIMED_OUT", .timedOut), ("ABORTED", .cancelled),
+    private static let chromeErrors: [(names: [String], code: URLError.Code)] = [
+        (["INTERNET_DISCONNECTED"], .notConnectedToInternet),
+        (["NAME_NOT_RESOLVED"], .cannotFindHost),
+        (["CONNECTION_REFUSED"], .cannotConnectToHost),
+        (["TIMED_OUT"], .timedOut),
+        (["ABORTED"], .cancelled),
         // A body cut short after its response.
-        ("CONNECTION_RESET", .networkConnectionLost), ("CONNECTION_CLOSED", .networkConnectionLost),
-        ("INCOMPLETE_CHUNKED_ENCODING", .networkConnectionLost), ("CONTENT_LENGTH_MISMATCH", .networkConnectionLost),
+        (["CONNECTION_RESET", "CONNECTION_CLOSED", "INCOMPLETE_CHUNKED_ENCODING", "CONTENT_LENGTH_MISMATCH"], .networkConnectionLost),
     ]
-
-    private static func base64(_ text: String, path: DecodingPath) throws -> Data {
-        guard let data = BodyCoding.base64(text) else {
-            throw StructureError(path: path, problem: "the body is not valid base64 though \"encoding\" says \"base64\"", fix: "Store the bytes as base64, or drop \"encoding\" for plain text")
-        }
-        return data
-    }
 
     /// `application/x-www-form-urlencoded` escaping: unreserved characters stay, space is `+`.
     static func formEncode(_ text: String) -> String {

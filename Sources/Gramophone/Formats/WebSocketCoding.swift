@@ -27,11 +27,10 @@ enum WebSocketCoding {
             previous = message.offset
             return message
         }
-        var endOffset = previous
-        if let milliseconds = value["endOffsetMs"], milliseconds != .null {
-            endOffset = try GramophoneFormat.offset(milliseconds, path: path.key("endOffsetMs"), notBefore: previous, of: "message", since: "the connection opened")
+        let endOffset = try value["endOffsetMs"].flatMap {
+            $0 == .null ? nil : try GramophoneFormat.offset($0, path: path.key("endOffsetMs"), notBefore: previous, of: "message", since: "the connection opened")
         }
-        return WebSocketConversation(messages: messages, end: try decodeEnd(value["end"], path: path.key("end")), endOffset: endOffset)
+        return WebSocketConversation(messages: messages, end: try decodeEnd(value["end"], path: path.key("end")), endOffset: endOffset ?? previous)
     }
 
     private static func decodeMessage(_ item: JSONValue, path: DecodingPath, notBefore previous: TimeInterval) throws -> WebSocketMessage {

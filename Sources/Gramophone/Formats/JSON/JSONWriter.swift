@@ -6,8 +6,15 @@
 struct JSONWriter {
     private(set) var bytes: [UInt8] = []
     private let layout: JSONLayout
+    /// The layout's indent per level, as one byte repeated (a space or a tab, never a mix).
+    private let indentByte: UInt8
+    private let indentWidth: Int
 
-    private init(layout: JSONLayout) { self.layout = layout }
+    private init(layout: JSONLayout) {
+        self.layout = layout
+        indentByte = layout.indent.first ?? 0x20
+        indentWidth = layout.indent.count
+    }
 
     /// The vinyl files' layout.
     private static let prettyLayout = JSONLayout(spelling: "indent 2, space after colon, final newline")!
@@ -65,14 +72,15 @@ struct JSONWriter {
     @inline(__always)
     private mutating func comma() {
         bytes.append(UInt8(ascii: ","))
-        if layout.spaceAfterComma, layout.indent.isEmpty { bytes.append(0x20) }
+        if layout.spaceAfterComma, indentWidth == 0 { bytes.append(0x20) }
     }
 
     @inline(__always)
     private mutating func newline(_ level: Int) {
-        guard !layout.indent.isEmpty else { return }
+        guard indentWidth > 0 else { return }
         bytes.append(0x0A)
-        for _ in 0..<level { bytes.append(contentsOf: layout.indent) }
+        // Byte by byte: appending the indent as an array per level was slower.
+        for _ in 0..<(level * indentWidth) { bytes.append(indentByte) }
     }
 
     @inline(__always)
