@@ -89,8 +89,7 @@ enum DVRFormat {
     /// nothing), which it reads back as an empty body rather than none. Under a JSON type DVR
     /// wrote no body for empty data (it is no JSON), so none is written there either.
     private static func emptyResponseBody(_ headers: Headers) -> JSONValue? {
-        if let type = headers.value(exactlyNamed: "Content-Type"), type.hasPrefix("application/json") { return nil }
-        return .string("")
+        headers.value(exactlyNamed: "Content-Type")?.hasPrefix("application/json") == true ? nil : .string("")
     }
 
     /// DVR's own rule: a JSON value under a JSON type, a string under `text/*` and

@@ -105,24 +105,22 @@ enum GramophoneFormat {
     static func decodeResponse(_ value: JSONValue, path: DecodingPath, convention: BodyCoding.Convention) throws -> Track.Response {
         let status = try value.status(at: path)
         let headers = try (value["headers"] ?? .null).headers(at: path.key("headers"))
-        var body = try BodyCoding.decode(in: value, headers: headers, convention: convention, path: path)
-        var stream: TrackStream?
+        let body = try BodyCoding.decode(in: value, headers: headers, convention: convention, path: path)
+        var response = Track.Response(
+            status: status, headers: headers, body: body,
+            url: try value.url("url", at: path, required: false),
+            httpVersion: try value.optionalString("httpVersion", at: path))
         if let streamValue = value[StreamCoding.key], streamValue != .null {
-            let (decoded, joined) = try StreamCoding.decode(streamValue, path: path.key(StreamCoding.key))
+            let (stream, joined) = try StreamCoding.decode(streamValue, path: path.key(StreamCoding.key))
             if value["body"] == nil {
-                body = joined
+                response.body = joined
             } else if joined != body {
                 throw StructureError(
                     path: path.key(StreamCoding.key), problem: "the chunks (\(joined.count) bytes) are not the body (\(body.count) bytes)",
                     fix: "Edit the chunks and the body alike, or leave \"body\" out and the chunks make it")
             }
-            stream = decoded
+            response.stream = stream
         }
-        var response = Track.Response(
-            status: status, headers: headers, body: body,
-            url: try value.url("url", at: path, required: false),
-            httpVersion: try value.optionalString("httpVersion", at: path))
-        response.stream = stream
         if let conversation = value[WebSocketCoding.key], conversation != .null {
             response.conversation = try WebSocketCoding.decode(conversation, path: path.key(WebSocketCoding.key))
         }

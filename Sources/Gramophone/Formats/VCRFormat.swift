@@ -50,9 +50,8 @@ enum VCRFormat {
 
     /// `null`, a bare string, `{"string": …}` or `{"base64_string": …}`.
     static func decodeBody(_ value: JSONValue?, path: DecodingPath) throws -> Data {
-        guard let value else { return Data() }
+        guard let value, value != .null else { return Data() }
         switch value {
-        case .null: return Data()
         case .string(let text): return Data(text.utf8)
         case .object:
             if let encoded = try value.optionalString("base64_string", at: path) {
