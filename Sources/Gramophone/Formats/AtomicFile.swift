@@ -46,20 +46,11 @@ enum AtomicFile {
             }
             return nil
         }
-        if let writeError {
-            close(descriptor)
-            unlink(temporary)
-            throw failure(path, writeError)
-        }
-        if fsync(descriptor) != 0 {
-            let code = errno
-            close(descriptor)
-            unlink(temporary)
-            throw failure(path, code)
-        }
+        // The first failure of the write, the flush or the rename names the cause.
+        let flushError = writeError ?? (fsync(descriptor) == 0 ? nil : errno)
         close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
+        guard flushError == nil, rename(temporary, path) == 0 else {
+            let code = flushError ?? errno
             unlink(temporary)
             throw failure(path, code)
         }

@@ -15,10 +15,10 @@ enum BodyCoding {
     /// How a JSON body stored as JSON was laid out (`indent 2, final newline`): see `JSONLayout`.
     static let layoutKey = "bodyLayout"
 
-    static func decode(
-        _ value: JSONValue?, explicit: JSONValue?, layout: JSONValue? = nil, headers: Headers, convention: Convention, path: DecodingPath
-    ) throws -> Data {
-        guard let value else { return Data() }
+    /// The body stored in `object` (a request or a response): `body`, read as `bodyEncoding` and `bodyLayout` say.
+    static func decode(in object: JSONValue, headers: Headers, convention: Convention, path: DecodingPath) throws -> Data {
+        guard let value = object["body"] else { return Data() }
+        let (explicit, layout) = (object[encodingKey], object[layoutKey])
         if let layout, layout != .null {
             guard case .string(let spelling) = layout, let parsed = JSONLayout(spelling: spelling) else {
                 throw StructureError(path: path.key(layoutKey), problem: "not a JSON layout", fix: "Use words from: \(JSONLayout.vocabulary); or remove \"bodyLayout\" for compact JSON")
@@ -39,16 +39,14 @@ enum BodyCoding {
             }
             switch encoding {
             case "json": return Data(JSONWriter.compact(value))
-            case "text", "utf8":
+            case "text", "utf8", "base64":
+                let isBase64 = encoding == "base64"
                 guard case .string(let text) = value else {
-                    throw StructureError(path: path.key("body"), problem: "bodyEncoding is \"text\" but the body is \(value.kindName)", fix: "Store the body as a string")
+                    throw StructureError(
+                        path: path.key("body"), problem: "bodyEncoding is \"\(isBase64 ? "base64" : "text")\" but the body is \(value.kindName)",
+                        fix: "Store the body as a \(isBase64 ? "base64 " : "")string")
                 }
-                return Data(text.utf8)
-            case "base64":
-                guard case .string(let text) = value else {
-                    throw StructureError(path: path.key("body"), problem: "bodyEncoding is \"base64\" but the body is \(value.kindName)", fix: "Store the body as a base64 string")
-                }
-                return try base64(text, path: path)
+                return isBase64 ? try base64(text, path: path) : Data(text.utf8)
             default:
                 throw StructureError(path: path.key(encodingKey), problem: "unknown body encoding \"\(encoding)\"", fix: "Use \"json\", \"text\" or \"base64\"")
             }
@@ -69,73 +67,78 @@ enum BodyCoding {
         return try base64(text, path: path)
     }
 
-    private static func base64(_ text: String, path: DecodingPath) throws -> Data {
-        // Writers wrap long base64 lines; line breaks are not corruption. Read as UTF-8 bytes:
-        // walking megabytes of base64 by Character cost more than decoding it.
+    /// The bytes `text` holds in base64, nil when it is not base64. Writers wrap long base64
+    /// lines; line breaks are not corruption.
+    static func base64(_ text: String) -> Data? {
+        // Read as UTF-8 bytes: walking megabytes of base64 by Character cost more than decoding it.
         let utf8 = text.utf8
         let isWrapped = utf8.withContiguousStorageIfAvailable { $0.contains { $0 == 0x0A || $0 == 0x0D } } ?? utf8.contains { $0 == 0x0A || $0 == 0x0D }
-        let decoded = isWrapped ? Data(base64Encoded: Data(utf8.filter { $0 != 0x0A && $0 != 0x0D })) : Data(base64Encoded: text)
-        guard let data = decoded else {
+        return isWrapped ? Data(base64Encoded: Data(utf8.filter { $0 != 0x0A && $0 != 0x0D })) : Data(base64Encoded: text)
+    }
+
+    private static func base64(_ text: String, path: DecodingPath) throws -> Data {
+        guard let data = base64(text) else {
             throw StructureError(path: path.key("body"), problem: "the body is not valid base64", fix: "Store binary bodies as base64, or set \"bodyEncoding\": \"text\" for plain text")
         }
         return data
     }
 
     /// The stored form of `body`: the value and, when the reader could not infer it, the encoding.
-    static func encode(_ body: Data, headers: Headers) -> (value: JSONValue, encoding: String?)? {
-        encode(body, headers: headers, parsed: nil)
-    }
-
-    /// `encode`, given what `encodeReadably` already parsed: the body's JSON value, and whether
-    /// the body is that value written compactly (each parse and write of a megabyte counts).
+    /// `parsed` is what `members` already parsed: the body's JSON value, and whether the body is
+    /// that value written compactly (each parse and write of a megabyte counts).
     private static func encode(_ body: Data, headers: Headers, parsed: (value: JSONValue, isCompact: Bool)?) -> (value: JSONValue, encoding: String?)? {
         guard !body.isEmpty else { return nil }
         let mediaType = headers.mediaType
         let isText = UTF8Validation.isValid(body)
+        // Text said to be `textEncoding` where it is UTF-8, else base64 said so.
+        func textOrBase64(_ textEncoding: String? = nil) -> (value: JSONValue, encoding: String?) {
+            isText ? (.string(String(decoding: body, as: UTF8.self)), textEncoding) : (.string(body.base64EncodedString()), "base64")
+        }
         if let mediaType, isJSON(mediaType) {
             let compact = parsed ?? (try? JSONParser.parse(body)).map { ($0, Data(JSONWriter.compact($0)) == body) }
             if let value = compact.flatMap({ $0.isCompact ? $0.value : nil }) {
                 // A string or null stored bare would read back as text or as no body.
-                if case .string = value { return (value, "json") }
-                if value == .null { return (value, "json") }
-                return (value, nil)
+                return (value, value.stringValue != nil || value == .null ? "json" : nil)
             }
             // Not canonical JSON: keep the exact text. Only `application/json…` strings read
             // back as text without being told.
-            if isText { return (.string(String(decoding: body, as: UTF8.self)), mediaType.hasPrefix("application/json") ? nil : "text") }
-            return (.string(body.base64EncodedString()), "base64")
+            return textOrBase64(mediaType.hasPrefix("application/json") ? nil : "text")
         }
-        guard let mediaType else {
-            return isText ? (.string(String(decoding: body, as: UTF8.self)), nil) : (.string(body.base64EncodedString()), "base64")
-        }
-        if mediaType.hasPrefix("text/") {
-            return isText ? (.string(String(decoding: body, as: UTF8.self)), nil) : (.string(body.base64EncodedString()), "base64")
-        }
+        guard let mediaType, !mediaType.hasPrefix("text/") else { return textOrBase64() }
         if isReadableText(mediaType) && isText {
-            return (.string(String(decoding: body, as: UTF8.self)), "text")
+            return textOrBase64("text")
         }
         // A type such as `application/json-seq` is no JSON type for the writer, but the reader
         // takes any `application/json…` string as text: say base64 there.
         return (.string(body.base64EncodedString()), mediaType.hasPrefix("application/json") ? "base64" : nil)
     }
 
-    /// The stored form in Gramophone's own format: as `encode`, but a JSON object or array laid
-    /// out otherwise than compactly (pretty-printed, a final newline) is stored as JSON too, with
-    /// the layout that gives its bytes back, so it reads the same whether or not a redaction
-    /// rewrote it.
-    static func encodeReadably(_ body: Data, headers: Headers) -> (value: JSONValue, encoding: String?, layout: String?)? {
+    /// The members that store `body` in Gramophone's own format: as `encode`, but a JSON object or
+    /// array laid out otherwise than compactly (pretty-printed, a final newline) is stored as JSON
+    /// too, with the layout that gives its bytes back, so it reads the same whether or not a
+    /// redaction rewrote it.
+    static func members(_ body: Data, headers: Headers) -> [(key: String, value: JSONValue)] {
         if let mediaType = headers.mediaType, isJSON(mediaType), let first = body.first(where: { $0 > 0x20 }),
             first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let value = try? JSONParser.parse(body)
         {
             let bytes = [UInt8](body)
             let isCompact = JSONWriter.compact(value) == bytes
             if !isCompact, let layout = JSONLayout.of(bytes, value: value) {
-                return (value, nil, layout.spelling)
+                return members((value, nil), layout: layout.spelling)
             }
             // Parsed and written once: `encode` need not do it again.
-            return encode(body, headers: headers, parsed: (value, isCompact)).map { ($0.value, $0.encoding, nil) }
+            return members(encode(body, headers: headers, parsed: (value, isCompact)))
         }
-        return encode(body, headers: headers).map { ($0.value, $0.encoding, nil) }
+        return members(encode(body, headers: headers, parsed: nil))
+    }
+
+    /// `body`, then `bodyEncoding` and `bodyLayout` where the body needs them, in key order.
+    static func members(_ stored: (value: JSONValue, encoding: String?)?, layout: String? = nil) -> [(key: String, value: JSONValue)] {
+        guard let stored else { return [] }
+        var members: [(key: String, value: JSONValue)] = [("body", stored.value)]
+        if let encoding = stored.encoding { members.append((encodingKey, .string(encoding))) }
+        if let layout { members.append((layoutKey, .string(layout))) }
+        return members
     }
 
     static func isJSON(_ mediaType: String) -> Bool {

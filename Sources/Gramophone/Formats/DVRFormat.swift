@@ -13,13 +13,7 @@ import Foundation
 enum DVRFormat {
     static func decode(_ document: JSONValue, name: String) throws -> Vinyl {
         let root = DecodingPath()
-        _ = try document.members(at: root)
-        guard let interactions = document["interactions"] else {
-            throw StructureError(path: root, problem: "missing \"interactions\"", fix: "A DVR cassette is {\"name\": …, \"interactions\": [ … ]}")
-        }
-        guard case .array(let items) = interactions else {
-            throw StructureError(path: root.key("interactions"), problem: "expected an array, found \(interactions.kindName)", fix: "List the interactions in an array")
-        }
+        let items = try document.array("interactions", at: root, of: "interactions", fix: "A DVR cassette is {\"name\": …, \"interactions\": [ … ]}")
         let cassetteName = try document.optionalString("name", at: root) ?? name
         var tracks: [Track] = []
         var issues: [VinylIssue] = []
@@ -76,23 +70,13 @@ enum DVRFormat {
         if let date = track.recordedAt {
             members.append(("recorded_at", .number(GramophoneFormat.formatSeconds(date.timeIntervalSince1970))))
         }
-        var request: [(key: String, value: JSONValue)] = []
-        if let (body, encoding) = dvrBody(track.request.body, headers: track.request.headers) {
-            request.append(("body", body))
-            if let encoding { request.append((BodyCoding.encodingKey, .string(encoding))) }
-        }
+        var request = BodyCoding.members(dvrBody(track.request.body, headers: track.request.headers))
         if !track.request.headers.isEmpty { request.append(("headers", track.request.headers.jsonValue)) }
         request.append(("method", .string(track.request.method)))
         request.append(("url", .string(track.request.url.absoluteString)))
         members.append(("request", .object(request)))
         if let response = track.response {
-            var fields: [(key: String, value: JSONValue)] = []
-            if let (body, encoding) = dvrBody(response.body, headers: response.headers) {
-                fields.append(("body", body))
-                if let encoding { fields.append((BodyCoding.encodingKey, .string(encoding))) }
-            } else if let empty = emptyResponseBody(response.headers) {
-                fields.append(("body", empty))
-            }
+            var fields = BodyCoding.members(dvrBody(response.body, headers: response.headers) ?? emptyResponseBody(response.headers).map { ($0, nil) })
             fields.append(("headers", response.headers.jsonValue))
             fields.append(("status", .number(String(response.status))))
             fields.append(("url", .string((response.url ?? track.request.url).absoluteString)))
@@ -105,8 +89,7 @@ enum DVRFormat {
     /// nothing), which it reads back as an empty body rather than none. Under a JSON type DVR
     /// wrote no body for empty data (it is no JSON), so none is written there either.
     private static func emptyResponseBody(_ headers: Headers) -> JSONValue? {
-        if let type = headers.value(exactlyNamed: "Content-Type"), type.hasPrefix("application/json") { return nil }
-        return .string("")
+        headers.value(exactlyNamed: "Content-Type")?.hasPrefix("application/json") == true ? nil : .string("")
     }
 
     /// DVR's own rule: a JSON value under a JSON type, a string under `text/*` and

@@ -24,17 +24,9 @@ enum GramophoneFormat {
         case .object:
             let root = DecodingPath()
             if let version = document["gramophone"] {
-                let number = try version.int(at: root.key("gramophone"))
-                guard number <= Self.version else {
-                    throw StructureError(path: root.key("gramophone"), problem: "format version \(number) is newer than this Gramophone reads (\(Self.version))", fix: "Update Gramophone")
-                }
+                try RecordedValue.version(version.int(at: root.key("gramophone")), at: root.key("gramophone"))
             }
-            guard let tracks = document["tracks"] else {
-                throw StructureError(path: root, problem: "missing \"tracks\"", fix: "A vinyl is {\"name\": …, \"tracks\": [ … ]} or a bare array of tracks")
-            }
-            guard case .array(let items) = tracks else {
-                throw StructureError(path: root.key("tracks"), problem: "expected an array, found \(tracks.kindName)", fix: "List the tracks in an array")
-            }
+            let items = try document.array("tracks", at: root, of: "tracks", fix: "A vinyl is {\"name\": …, \"tracks\": [ … ]} or a bare array of tracks")
             let vinylName = try document.optionalString("name", at: root) ?? name
             return Vinyl(name: vinylName, tracks: try decodeTracks(items, path: root.key("tracks"), convention: .vinyl))
         default:
@@ -44,27 +36,19 @@ enum GramophoneFormat {
     }
 
     static func decodeTracks(_ items: [JSONValue], path: DecodingPath, convention: BodyCoding.Convention) throws -> [Track] {
-        var tracks: [Track] = []
-        tracks.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            tracks.append(try decodeTrack(item, path: path.index(index), convention: convention))
-        }
-        return tracks
+        try items.indices.map { try decodeTrack(items[$0], path: path.index($0), convention: convention) }
     }
 
     static func decodeTrack(_ value: JSONValue, path: DecodingPath, convention: BodyCoding.Convention) throws -> Track {
-        _ = try value.members(at: path)
-        guard let requestValue = value["request"] else {
-            throw StructureError(path: path, problem: "missing \"request\"", fix: "Every track needs the request it answers")
-        }
+        let requestValue = try value.required("request", at: path, fix: "Every track needs the request it answers")
         let request = try decodeRequest(requestValue, path: path.key("request"), convention: convention)
         let outcome: Track.Outcome
+        let failure = try value["error"].flatMap { $0 == .null ? nil : try decodeFailure($0, path: path.key("error")) }
         if let responseValue = value["response"], responseValue != .null {
             var response = try decodeResponse(responseValue, path: path.key("response"), convention: convention)
             // An `error` beside the response is a transfer that failed after it, as a DVR cassette
             // keeps one (DVRFormat); Gramophone writes it as the stream's end, and the two must agree.
-            if let errorValue = value["error"], errorValue != .null {
-                let failure = try decodeFailure(errorValue, path: path.key("error"))
+            if let failure {
                 if let ended = response.failure, ended != failure {
                     throw StructureError(
                         path: path.key("error"), problem: "the error beside the response is not the one its stream ended with",
@@ -73,8 +57,8 @@ enum GramophoneFormat {
                 response.failure = failure
             }
             outcome = .response(response)
-        } else if let errorValue = value["error"], errorValue != .null {
-            outcome = .failure(try decodeFailure(errorValue, path: path.key("error")))
+        } else if let failure {
+            outcome = .failure(failure)
         } else {
             throw StructureError(path: path, problem: "missing \"response\"", fix: "Every track needs a \"response\" or an \"error\"")
         }
@@ -88,7 +72,7 @@ enum GramophoneFormat {
                 recordedAt = try decodeDate(date, path: path.key("recordedAt"))
             }
             if let seconds = value["duration"], seconds != .null {
-                duration = try checkedDuration(try seconds.double(at: path.key("duration")), path: path.key("duration"))
+                duration = try RecordedValue.duration(seconds.double(at: path.key("duration")), at: path.key("duration"))
             }
         }
         return Track(request: request, outcome: outcome, recordedAt: recordedAt, duration: duration)
@@ -109,57 +93,34 @@ enum GramophoneFormat {
             throw StructureError(
                 path: path, problem: "\"\(span)\" is not a duration", fix: "Write the date, then / and the duration in seconds: 2026-11-23T09:00:00Z/PT0.12S")
         }
-        return (date, try checkedDuration(seconds, path: path))
-    }
-
-    /// A replay may wait this long: no negative, infinite or centuries-long waits.
-    private static func checkedDuration(_ seconds: Double, path: DecodingPath) throws -> TimeInterval {
-        guard seconds >= 0, seconds <= maximumDuration else {
-            throw StructureError(
-                path: path, problem: "\(seconds) is not a duration in seconds", fix: "Use a number of seconds from 0 to \(Int(maximumDuration)), or leave the duration out")
-        }
-        return seconds
+        return (date, try RecordedValue.duration(seconds, at: path))
     }
 
     static func decodeRequest(_ value: JSONValue, path: DecodingPath, convention: BodyCoding.Convention) throws -> Track.Request {
-        _ = try value.members(at: path)
-        let url = try value.url("url", at: path, required: true)!
-        let method = try RecordedMethod.checked(value.optionalString("method", at: path) ?? "GET", at: path.key("method"))
-        let headers = try (value["headers"] ?? .null).headers(at: path.key("headers"))
-        let body = try BodyCoding.decode(
-            value["body"], explicit: value[BodyCoding.encodingKey], layout: value[BodyCoding.layoutKey], headers: headers, convention: convention, path: path)
+        let (url, method, headers) = try value.requestHead(at: path)
+        let body = try BodyCoding.decode(in: value, headers: headers, convention: convention, path: path)
         return Track.Request(method: method, url: url, headers: headers, body: body)
     }
 
     static func decodeResponse(_ value: JSONValue, path: DecodingPath, convention: BodyCoding.Convention) throws -> Track.Response {
-        _ = try value.members(at: path)
-        guard let statusValue = value["status"] else {
-            throw StructureError(path: path, problem: "missing \"status\"", fix: "Every response needs its HTTP status code, e.g. \"status\": 200")
-        }
-        let status = try statusValue.int(at: path.key("status"))
-        guard (100...999).contains(status) else {
-            throw StructureError(path: path.key("status"), problem: "\(status) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404")
-        }
+        let status = try value.status(at: path)
         let headers = try (value["headers"] ?? .null).headers(at: path.key("headers"))
-        var body = try BodyCoding.decode(
-            value["body"], explicit: value[BodyCoding.encodingKey], layout: value[BodyCoding.layoutKey], headers: headers, convention: convention, path: path)
-        var stream: TrackStream?
+        let body = try BodyCoding.decode(in: value, headers: headers, convention: convention, path: path)
+        var response = Track.Response(
+            status: status, headers: headers, body: body,
+            url: try value.url("url", at: path, required: false),
+            httpVersion: try value.optionalString("httpVersion", at: path))
         if let streamValue = value[StreamCoding.key], streamValue != .null {
-            let (decoded, joined) = try StreamCoding.decode(streamValue, path: path.key(StreamCoding.key))
+            let (stream, joined) = try StreamCoding.decode(streamValue, path: path.key(StreamCoding.key))
             if value["body"] == nil {
-                body = joined
+                response.body = joined
             } else if joined != body {
                 throw StructureError(
                     path: path.key(StreamCoding.key), problem: "the chunks (\(joined.count) bytes) are not the body (\(body.count) bytes)",
                     fix: "Edit the chunks and the body alike, or leave \"body\" out and the chunks make it")
             }
-            stream = decoded
+            response.stream = stream
         }
-        var response = Track.Response(
-            status: status, headers: headers, body: body,
-            url: try value.url("url", at: path, required: false),
-            httpVersion: try value.optionalString("httpVersion", at: path))
-        response.stream = stream
         if let conversation = value[WebSocketCoding.key], conversation != .null {
             response.conversation = try WebSocketCoding.decode(conversation, path: path.key(WebSocketCoding.key))
         }
@@ -167,9 +128,10 @@ enum GramophoneFormat {
     }
 
     /// An error as the format stores it: `{"domain", "code", "description"}` (a track's, a stream's end).
-    static func decodeFailure(_ value: JSONValue, path: DecodingPath) throws -> Track.Failure {
+    /// HAR's `_gramophoneError` reads a missing code as `defaultCode`.
+    static func decodeFailure(_ value: JSONValue, path: DecodingPath, defaultCode: Int? = nil) throws -> Track.Failure {
         _ = try value.members(at: path)
-        guard let code = value["code"] else {
+        guard let code = value["code"] ?? defaultCode.map({ .number(String($0)) }) else {
             throw StructureError(path: path, problem: "missing \"code\"", fix: "An error needs its domain and code, e.g. {\"domain\": \"NSURLErrorDomain\", \"code\": -1009}")
         }
         return Track.Failure(
@@ -190,6 +152,23 @@ enum GramophoneFormat {
     static let dateRange: ClosedRange<Double> = -62_135_596_800...253_402_300_799
     /// A day: longer than any recorded exchange, short enough that a replay delay stays sane.
     static let maximumDuration: Double = 86_400
+
+    /// The milliseconds at `path` as seconds: the time of a `item` since `start`, not before the one
+    /// before it (`previous`) and within a day.
+    static func offset(_ value: JSONValue, path: DecodingPath, notBefore previous: TimeInterval, of item: String, since start: String) throws -> TimeInterval {
+        let milliseconds = try value.double(at: path)
+        let seconds = milliseconds / 1000
+        guard seconds >= previous, seconds <= maximumDuration else {
+            throw StructureError(
+                path: path, problem: "\(milliseconds) ms is not after the \(item) before (\(previous * 1000) ms)", fix: "Give each \(item) the milliseconds since \(start), in order")
+        }
+        return seconds
+    }
+
+    /// Seconds as the milliseconds a stream's chunk or a WebSocket message is stored with, to a tenth.
+    static func milliseconds(_ seconds: TimeInterval) -> JSONValue {
+        .number(formatSeconds(((seconds * 1000) * 10).rounded() / 10))
+    }
 
     static func decodeDate(_ value: JSONValue, path: DecodingPath) throws -> Date {
         switch value {
@@ -229,8 +208,7 @@ enum GramophoneFormat {
     }
 
     static func encodeRequest(_ request: Track.Request) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = []
-        appendBody(request.body, headers: request.headers, to: &members)
+        var members = BodyCoding.members(request.body, headers: request.headers)
         if !request.headers.isEmpty { members.append(("headers", request.headers.jsonValue)) }
         members.append(("method", .string(request.method)))
         members.append(("url", .string(request.url.absoluteString)))
@@ -238,9 +216,8 @@ enum GramophoneFormat {
     }
 
     static func encodeResponse(_ response: Track.Response) -> JSONValue {
-        var members: [(key: String, value: JSONValue)] = []
         // A stream's chunks make its body: stored once, as the chunks.
-        if response.stream == nil { appendBody(response.body, headers: response.headers, to: &members) }
+        var members = response.stream == nil ? BodyCoding.members(response.body, headers: response.headers) : []
         members.append(("headers", response.headers.jsonValue))
         if let version = response.httpVersion { members.append(("httpVersion", .string(version))) }
         members.append(("status", .number(String(response.status))))
@@ -248,14 +225,6 @@ enum GramophoneFormat {
         if let url = response.url { members.append(("url", .string(url.absoluteString))) }
         if let conversation = response.conversation { members.append((WebSocketCoding.key, WebSocketCoding.encode(conversation))) }
         return .object(members)
-    }
-
-    /// `body`, then `bodyEncoding` and `bodyLayout` where the body needs them, in key order.
-    private static func appendBody(_ body: Data, headers: Headers, to members: inout [(key: String, value: JSONValue)]) {
-        guard let stored = BodyCoding.encodeReadably(body, headers: headers) else { return }
-        members.append(("body", stored.value))
-        if let encoding = stored.encoding { members.append((BodyCoding.encodingKey, .string(encoding))) }
-        if let layout = stored.layout { members.append((BodyCoding.layoutKey, .string(layout))) }
     }
 
     /// Seconds as a decimal to the microsecond, never in exponent form (`0.000012`, `3`).

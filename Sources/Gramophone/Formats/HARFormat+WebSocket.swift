@@ -14,6 +14,8 @@ extension HARFormat {
     /// Chrome's field for the messages, and Gramophone's for what Chrome leaves out.
     static let messagesKey = "_webSocketMessages"
     static let conversationEndKey = "_gramophoneWebSocket"
+    /// Chrome's `type` of a message: who sent it.
+    private static let directions: [String: WebSocketMessage.Direction] = ["send": .sent, "receive": .received]
     /// The end of a conversation whose file does not say how it closed.
     static let unrecordedEnd = WebSocketConversation.End.leftOpen("HAR, which does not record the close")
 
@@ -31,13 +33,7 @@ extension HARFormat {
     /// The entry's conversation: its messages in file order, timed from `startedDateTime`.
     static func decodeConversation(_ entry: JSONValue, path: DecodingPath, issues: inout [VinylIssue]) throws -> WebSocketConversation {
         let messagesPath = path.key(messagesKey)
-        var items: [JSONValue] = []
-        switch entry[messagesKey] {
-        case nil, .null?: break
-        case .array(let list)?: items = list
-        case let other?:
-            throw StructureError(path: messagesPath, problem: "expected an array, found \(other.kindName)", fix: "List the messages as [{\"type\": \"send\", \"time\": …, \"opcode\": 1, \"data\": …}]")
-        }
+        let items = try entry.optionalArray(messagesKey, at: path, fix: "List the messages as [{\"type\": \"send\", \"time\": …, \"opcode\": 1, \"data\": …}]")
         // Chrome's `time` is seconds since 1970; the vinyl keeps seconds since the connection
         // opened. Without a start date, the first message's time stands in for it.
         var start = entry["startedDateTime"]?.stringValue.flatMap(ISO8601.parse)?.timeIntervalSince1970
@@ -49,11 +45,7 @@ extension HARFormat {
             let itemPath = messagesPath.index(index)
             _ = try item.members(at: itemPath)
             let type = try item.optionalString("type", at: itemPath)
-            let direction: WebSocketMessage.Direction
-            switch type {
-            case "send": direction = .sent
-            case "receive": direction = .received
-            default:
+            guard let direction = type.flatMap({ directions[$0] }) else {
                 issues.append(
                     VinylIssue(
                         place: itemPath.key("type").place, problem: type.map { "\"\($0)\" is not a direction" } ?? "missing \"type\"",
@@ -62,25 +54,18 @@ extension HARFormat {
             }
             let opcode = try (item["opcode"] ?? .number("1")).int(at: itemPath.key("opcode"))
             let data = try item.optionalString("data", at: itemPath) ?? ""
-            let kind: WebSocketMessage.Kind
-            let payload: Data
-            switch opcode {
-            case 1:
-                kind = .text
-                payload = Data(data.utf8)
-            case 2:
-                kind = .binary
-                guard let bytes = Data(base64Encoded: data.filter { $0 != "\n" && $0 != "\r" }) else {
-                    throw StructureError(path: itemPath.key("data"), problem: "a binary message (opcode 2) is not valid base64", fix: "Store a binary message's bytes as base64")
-                }
-                payload = bytes
-            default:
+            guard opcode == 1 || opcode == 2 else {
                 issues.append(
                     VinylIssue(
                         place: itemPath.key("opcode").place, problem: "opcode \(opcode) is \(frameName(opcode)), not a text (1) or binary (2) message",
                         served: "the frame is left out of the replay",
                         fix: "Remove the frame; give a close as \"\(conversationEndKey)\": {\"end\": {\"closedBy\": \"server\", \"code\": 1000}} on the entry"))
                 continue
+            }
+            // Text frames (1) hold UTF-8, binary ones (2) base64.
+            let kind: WebSocketMessage.Kind = opcode == 1 ? .text : .binary
+            guard let payload = kind == .text ? Data(data.utf8) : BodyCoding.base64(data) else {
+                throw StructureError(path: itemPath.key("data"), problem: "a binary message (opcode 2) is not valid base64", fix: "Store a binary message's bytes as base64")
             }
             var offset = previous
             if let time = item["time"], time != .null {
@@ -105,21 +90,18 @@ extension HARFormat {
             previous = offset
             messages.append(WebSocketMessage(direction: direction, kind: kind, payload: payload, offset: offset))
         }
-        if reordered > 0 {
-            issues.append(
-                VinylIssue(
-                    place: messagesPath.place,
-                    problem: "\(reordered) message time\(reordered == 1 ? " is" : "s are") before the entry's startedDateTime or the message before",
-                    served: "each is replayed right after the message before it, in file order",
-                    fix: "Give each message its time in seconds since 1970, in order, after startedDateTime"))
-        }
-        if late > 0 {
-            issues.append(
-                VinylIssue(
-                    place: messagesPath.place,
-                    problem: "\(late) message time\(late == 1 ? " is" : "s are") more than a day after the entry's startedDateTime",
-                    served: "each is replayed a day after the connection opened",
-                    fix: "Split the conversation, or give the times in seconds since 1970 from startedDateTime on"))
+        let misplaced = [
+            (
+                reordered, "before the entry's startedDateTime or the message before", "each is replayed right after the message before it, in file order",
+                "Give each message its time in seconds since 1970, in order, after startedDateTime"
+            ),
+            (
+                late, "more than a day after the entry's startedDateTime", "each is replayed a day after the connection opened",
+                "Split the conversation, or give the times in seconds since 1970 from startedDateTime on"
+            ),
+        ]
+        for (count, problem, served, fix) in misplaced where count > 0 {
+            issues.append(VinylIssue(place: messagesPath.place, problem: "\(count) message time\(count == 1 ? " is" : "s are") \(problem)", served: served, fix: fix))
         }
         guard let saved = entry[conversationEndKey], saved != .null else {
             issues.append(

@@ -78,14 +78,7 @@ extension HARFormat {
             ("queryString", .array(queryString(request.url))),
         ]
         if !request.body.isEmpty {
-            var postData: [(key: String, value: JSONValue)] = [("mimeType", .string(request.headers["Content-Type"] ?? ""))]
-            if UTF8Validation.isValid(request.body) {
-                postData.append(("text", .string(String(decoding: request.body, as: UTF8.self))))
-            } else {
-                postData.append(("text", .string(request.body.base64EncodedString())))
-                postData.append(("encoding", .string("base64")))
-            }
-            members.append(("postData", .object(postData)))
+            members.append(("postData", .object([("mimeType", .string(request.headers["Content-Type"] ?? ""))] + textMembers(request.body))))
         }
         members.append(("headersSize", .number("-1")))
         members.append(("bodySize", .number(String(request.body.count))))
@@ -93,25 +86,17 @@ extension HARFormat {
     }
 
     static func encodeResponse(_ response: Track.Response, request: Track.Request) -> JSONValue {
-        var content: [(key: String, value: JSONValue)] = [
+        let content: [(key: String, value: JSONValue)] = [
             ("size", .number(String(response.body.count))),
             ("mimeType", .string(response.headers["Content-Type"] ?? "")),
         ]
-        if !response.body.isEmpty {
-            if UTF8Validation.isValid(response.body) {
-                content.append(("text", .string(String(decoding: response.body, as: UTF8.self))))
-            } else {
-                content.append(("text", .string(response.body.base64EncodedString())))
-                content.append(("encoding", .string("base64")))
-            }
-        }
         var members: [(key: String, value: JSONValue)] = [
             ("status", .number(String(response.status))),
             ("statusText", .string(statusText(response.status))),
             ("httpVersion", .string(response.httpVersion ?? "HTTP/1.1")),
             ("cookies", .array(responseCookies(response.headers))),
             ("headers", headerList(response.headers)),
-            ("content", .object(content)),
+            ("content", .object(content + (response.body.isEmpty ? [] : textMembers(response.body)))),
             ("redirectURL", .string(response.headers["Location"] ?? "")),
             ("headersSize", .number("-1")),
             ("bodySize", .number(String(response.body.count))),
@@ -122,6 +107,12 @@ extension HARFormat {
         // A transfer that failed after its response: Chrome writes its `_error` beside the status.
         if let failure = response.failure { members += errorFields(failure) }
         return .object(members)
+    }
+
+    /// A body as `text` where it is UTF-8, else as base64 `text` with `"encoding": "base64"`.
+    private static func textMembers(_ body: Data) -> [(key: String, value: JSONValue)] {
+        guard !UTF8Validation.isValid(body) else { return [("text", .string(String(decoding: body, as: UTF8.self)))] }
+        return [("text", .string(body.base64EncodedString())), ("encoding", .string("base64"))]
     }
 
     /// A response's error: Chrome's `_error` text, and Gramophone's `_gramophoneError`, which
@@ -167,9 +158,7 @@ extension HARFormat {
             var members: [(key: String, value: JSONValue)] = [("name", .string(cookie.name)), ("value", .string(cookie.value))]
             for attribute in cookie.attributes {
                 switch (attribute.name.lowercased(), attribute.value) {
-                case ("path", let value?): members.append(("path", .string(value)))
-                case ("domain", let value?): members.append(("domain", .string(value)))
-                case ("expires", let value?): members.append(("expires", .string(value)))
+                case (let name, let value?) where ["path", "domain", "expires"].contains(name): members.append((name, .string(value)))
                 case ("httponly", _): members.append(("httpOnly", .bool(true)))
                 case ("secure", _): members.append(("secure", .bool(true)))
                 default: break

@@ -18,47 +18,24 @@ enum HARFormat {
 
     static func decode(_ document: JSONValue, name: String) throws -> Vinyl {
         let root = DecodingPath()
-        _ = try document.members(at: root)
-        guard let log = document["log"] else {
-            throw StructureError(path: root, problem: "missing \"log\"", fix: "A HAR file is {\"log\": {\"entries\": [ … ]}}")
-        }
+        let log = try document.required("log", at: root, fix: "A HAR file is {\"log\": {\"entries\": [ … ]}}")
         let logPath = root.key("log")
-        _ = try log.members(at: logPath)
-        guard let entries = log["entries"], entries != .null else {
-            return Vinyl(name: name)
-        }
-        guard case .array(let items) = entries else {
-            throw StructureError(path: logPath.key("entries"), problem: "expected an array, found \(entries.kindName)", fix: "List the entries in an array")
-        }
-        var tracks: [Track] = []
+        let items = try log.optionalArray("entries", at: logPath, fix: "List the entries in an array")
         var issues: [VinylIssue] = []
-        tracks.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
-            tracks.append(try decodeEntry(item, path: logPath.key("entries").index(index), issues: &issues))
-        }
-        var vinyl = Vinyl(name: name, tracks: tracks)
+        var vinyl = Vinyl(name: name, tracks: try items.indices.map { try decodeEntry(items[$0], path: logPath.key("entries").index($0), issues: &issues) })
         vinyl.issues = issues
         return vinyl
     }
 
     static func decodeEntry(_ entry: JSONValue, path: DecodingPath, issues: inout [VinylIssue]) throws -> Track {
-        _ = try entry.members(at: path)
-        guard let requestValue = entry["request"] else {
-            throw StructureError(path: path, problem: "missing \"request\"", fix: "Every HAR entry needs a \"request\" with at least a \"url\"")
-        }
+        let requestValue = try entry.required("request", at: path, fix: "Every HAR entry needs a \"request\" with at least a \"url\"")
         let request = try decodeRequest(requestValue, path: path.key("request"))
-        guard let responseValue = entry["response"], responseValue != .null else {
-            throw StructureError(path: path, problem: "missing \"response\"", fix: "Every HAR entry needs a \"response\" with at least a \"status\"")
-        }
+        let responseValue = try entry.required("response", at: path, fix: "Every HAR entry needs a \"response\" with at least a \"status\"")
         let responsePath = path.key("response")
-        _ = try responseValue.members(at: responsePath)
-        guard let statusValue = responseValue["status"] else {
-            throw StructureError(path: responsePath, problem: "missing \"status\"", fix: "Every response needs its HTTP status code, e.g. \"status\": 200")
-        }
-        let status = try statusValue.int(at: responsePath.key("status"))
+        let status = try responseValue.status(at: responsePath, orZero: true)
         let outcome: Track.Outcome
         if status == 0 {
-            outcome = .failure(try decodeFailure(entry: entry, response: responseValue, path: path))
+            outcome = .failure(try decodeFailure(entry: entry, response: responseValue, path: path) ?? Track.Failure(.unknown))
             if case .array(let messages)? = entry[messagesKey], !messages.isEmpty {
                 issues.append(
                     VinylIssue(
@@ -66,14 +43,9 @@ enum HARFormat {
                         served: "the handshake is replayed as the failure, without them", fix: "Give the handshake's response \"status\": 101 to replay the conversation"))
             }
         } else {
-            guard (100...999).contains(status) else {
-                throw StructureError(path: responsePath.key("status"), problem: "\(status) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404, or 0 for a failed request")
-            }
             var response = try decodeResponse(responseValue, status: status, path: responsePath)
-            if holdsError(entry: entry, response: responseValue) {
-                // Chrome's `_error` beside a status: the transfer failed after its response.
-                response.failure = try decodeFailure(entry: entry, response: responseValue, path: path)
-            }
+            // Chrome's `_error` beside a status: the transfer failed after its response.
+            response.failure = try decodeFailure(entry: entry, response: responseValue, path: path)
             if holdsConversation(entry, status: status) {
                 response.conversation = try decodeConversation(entry, path: path, issues: &issues)
                 if status != 101 {
@@ -87,48 +59,51 @@ enum HARFormat {
             }
             outcome = .response(response)
         }
-        var recordedAt: Date?
-        if let started = entry["startedDateTime"], case .string(let text) = started {
-            // The epoch is what the writer puts in this required field when the date is unknown.
-            recordedAt = ISO8601.parse(text).flatMap { $0.timeIntervalSince1970 == 0 ? nil : $0 }
-        }
+        // The epoch is what the writer puts in this required field when the date is unknown.
+        let recordedAt = entry["startedDateTime"]?.stringValue.flatMap(ISO8601.parse).flatMap { $0.timeIntervalSince1970 == 0 ? nil : $0 }
         var duration: TimeInterval?
-        if let time = entry["time"], case .number(let text) = time, let milliseconds = Double(text), milliseconds >= 0 {
+        if case .number(let text)? = entry["time"], let milliseconds = Double(text), milliseconds >= 0 {
             duration = milliseconds / 1000
         }
         return Track(request: request, outcome: outcome, recordedAt: recordedAt, duration: duration)
     }
 
     static func decodeRequest(_ value: JSONValue, path: DecodingPath) throws -> Track.Request {
-        _ = try value.members(at: path)
-        let url = try value.url("url", at: path, required: true)!
-        let method = try RecordedMethod.checked(value.optionalString("method", at: path) ?? "GET", at: path.key("method"))
-        var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers"), splittingLines: true))
-        var body = Data()
-        if let postData = value["postData"], postData != .null {
-            let postPath = path.key("postData")
-            _ = try postData.members(at: postPath)
-            body = try decodePostData(postData, path: postPath)
-            if let mimeType = try postData.optionalString("mimeType", at: postPath), !mimeType.isEmpty, !body.isEmpty, !headers.contains("Content-Type") {
-                try HeaderLineBreaks.check(name: "Content-Type", value: mimeType, at: postPath.key("mimeType"))
-                headers.add(name: "Content-Type", value: mimeType)
-            }
-        }
+        let (url, method, head) = try value.requestHead(at: path, splittingLines: true)
+        var headers = withoutPseudoHeaders(head)
+        let body = try decodeBody("postData", of: value, headers: &headers, path: path)
         return Track.Request(method: method, url: url, headers: headers, body: body)
     }
 
-    private static func decodePostData(_ postData: JSONValue, path: DecodingPath) throws -> Data {
-        if let text = try postData.optionalString("text", at: path) {
-            // Not in the HAR spec, but Gramophone writes it for bytes that are not UTF-8.
-            if try postData.optionalString("encoding", at: path) == "base64" {
-                return try base64(text, path: path.key("text"))
+    /// The body in `key` (a request's `postData`, a response's `content`), its `mimeType` added
+    /// as the `Content-Type` where the headers leave it out. The body is `text`, base64-decoded
+    /// when `encoding` says so (for `postData` not in the HAR spec, but Gramophone writes it for
+    /// bytes that are not UTF-8), or else a request's form `params`.
+    private static func decodeBody(_ key: String, of value: JSONValue, headers: inout Headers, path: DecodingPath) throws -> Data {
+        guard let object = value[key], object != .null else { return Data() }
+        let objectPath = path.key(key)
+        _ = try object.members(at: objectPath)
+        let mimeType = try object.optionalString("mimeType", at: objectPath)
+        let body: Data
+        if let text = try object.optionalString("text", at: objectPath) {
+            guard let decoded = try object.optionalString("encoding", at: objectPath) == "base64" ? BodyCoding.base64(text) : Data(text.utf8) else {
+                throw StructureError(
+                    path: objectPath.key("text"), problem: "the body is not valid base64 though \"encoding\" says \"base64\"", fix: "Store the bytes as base64, or drop \"encoding\" for plain text")
             }
-            return Data(text.utf8)
+            body = decoded
+        } else {
+            body = key == "postData" ? try formBody(object, path: objectPath) : Data()
         }
-        guard let params = postData["params"], params != .null else { return Data() }
-        guard case .array(let items) = params else {
-            throw StructureError(path: path.key("params"), problem: "expected an array, found \(params.kindName)", fix: "List form fields as [{\"name\": …, \"value\": …}]")
+        if let mimeType, !mimeType.isEmpty, !body.isEmpty, !headers.contains("Content-Type") {
+            try HeaderLineBreaks.check(name: "Content-Type", value: mimeType, at: objectPath.key("mimeType"))
+            headers.add(name: "Content-Type", value: mimeType)
         }
+        return body
+    }
+
+    /// A request's form `params`, form-encoded.
+    private static func formBody(_ postData: JSONValue, path: DecodingPath) throws -> Data {
+        let items = try postData.optionalArray("params", at: path, fix: "List form fields as [{\"name\": …, \"value\": …}]")
         var pairs: [String] = []
         for (index, item) in items.enumerated() {
             let itemPath = path.key("params").index(index)
@@ -142,24 +117,7 @@ enum HARFormat {
 
     static func decodeResponse(_ value: JSONValue, status: Int, path: DecodingPath) throws -> Track.Response {
         var headers = withoutPseudoHeaders(try (value["headers"] ?? .null).headers(at: path.key("headers"), splittingLines: true))
-        var body = Data()
-        var mimeType: String?
-        if let content = value["content"], content != .null {
-            let contentPath = path.key("content")
-            _ = try content.members(at: contentPath)
-            mimeType = try content.optionalString("mimeType", at: contentPath)
-            if let text = try content.optionalString("text", at: contentPath) {
-                if try content.optionalString("encoding", at: contentPath) == "base64" {
-                    body = try base64(text, path: contentPath.key("text"))
-                } else {
-                    body = Data(text.utf8)
-                }
-            }
-        }
-        if let mimeType, !mimeType.isEmpty, !body.isEmpty, !headers.contains("Content-Type") {
-            try HeaderLineBreaks.check(name: "Content-Type", value: mimeType, at: path.key("content").key("mimeType"))
-            headers.add(name: "Content-Type", value: mimeType)
-        }
+        let body = try decodeBody("content", of: value, headers: &headers, path: path)
         dropStaleContentEncoding(&headers, body: body)
         let version = try value.optionalString("httpVersion", at: path)
         return Track.Response(
@@ -189,46 +147,27 @@ enum HARFormat {
         }
     }
 
-    /// Whether the entry names an error (`_gramophoneError`, or a `_error` text; Chrome writes
-    /// `"_error": null` when there was none).
-    private static func holdsError(entry: JSONValue, response: JSONValue) -> Bool {
-        if let saved = response["_gramophoneError"], saved != .null { return true }
-        return !(entry["_error"]?.stringValue ?? response["_error"]?.stringValue ?? "").isEmpty
-    }
-
-    private static func decodeFailure(entry: JSONValue, response: JSONValue, path: DecodingPath) throws -> Track.Failure {
+    /// The error the entry names (`_gramophoneError`, or a `_error` text), nil for none (Chrome
+    /// writes `"_error": null` when there was none).
+    private static func decodeFailure(entry: JSONValue, response: JSONValue, path: DecodingPath) throws -> Track.Failure? {
         if let saved = response["_gramophoneError"], saved != .null {
-            let errorPath = path.key("response").key("_gramophoneError")
-            _ = try saved.members(at: errorPath)
-            return Track.Failure(
-                domain: try saved.optionalString("domain", at: errorPath) ?? NSURLErrorDomain,
-                code: try (saved["code"] ?? .number("-1")).int(at: errorPath.key("code")),
-                description: try saved.optionalString("description", at: errorPath) ?? "")
+            return try GramophoneFormat.decodeFailure(saved, path: path.key("response").key("_gramophoneError"), defaultCode: -1)
         }
         // Chrome writes `_error: "net::ERR_…"` on the entry or the response.
-        let message = entry["_error"]?.stringValue ?? response["_error"]?.stringValue ?? ""
-        let code: URLError.Code
-        switch message {
-        case let text where text.contains("INTERNET_DISCONNECTED"): code = .notConnectedToInternet
-        case let text where text.contains("NAME_NOT_RESOLVED"): code = .cannotFindHost
-        case let text where text.contains("CONNECTION_REFUSED"): code = .cannotConnectToHost
-        case let text where text.contains("TIMED_OUT"): code = .timedOut
-        case let text where text.contains("ABORTED"): code = .cancelled
-        // A body cut short after its response.
-        case let text where ["CONNECTION_RESET", "CONNECTION_CLOSED", "INCOMPLETE_CHUNKED_ENCODING", "CONTENT_LENGTH_MISMATCH"].contains(where: text.contains):
-            code = .networkConnectionLost
-        default: code = .unknown
-        }
-        return Track.Failure(code, description: message.isEmpty ? nil : message)
+        guard let message = entry["_error"]?.stringValue ?? response["_error"]?.stringValue, !message.isEmpty else { return nil }
+        return Track.Failure(chromeErrors.first { $0.names.contains(where: message.contains) }?.code ?? .unknown, description: message)
     }
 
-    private static func base64(_ text: String, path: DecodingPath) throws -> Data {
-        let compact = text.filter { $0 != "\n" && $0 != "\r" }
-        guard let data = Data(base64Encoded: compact) else {
-            throw StructureError(path: path, problem: "the body is not valid base64 though \"encoding\" says \"base64\"", fix: "Store the bytes as base64, or drop \"encoding\" for plain text")
-        }
-        return data
-    }
+    /// What Chrome's `net::ERR_…` names mean, first match wins.
+    private static let chromeErrors: [(names: [String], code: URLError.Code)] = [
+        (["INTERNET_DISCONNECTED"], .notConnectedToInternet),
+        (["NAME_NOT_RESOLVED"], .cannotFindHost),
+        (["CONNECTION_REFUSED"], .cannotConnectToHost),
+        (["TIMED_OUT"], .timedOut),
+        (["ABORTED"], .cancelled),
+        // A body cut short after its response.
+        (["CONNECTION_RESET", "CONNECTION_CLOSED", "INCOMPLETE_CHUNKED_ENCODING", "CONTENT_LENGTH_MISMATCH"], .networkConnectionLost),
+    ]
 
     /// `application/x-www-form-urlencoded` escaping: unreserved characters stay, space is `+`.
     static func formEncode(_ text: String) -> String {

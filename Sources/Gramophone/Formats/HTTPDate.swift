@@ -15,9 +15,9 @@ enum HTTPDate {
         let fields = text.split(separator: " ", omittingEmptySubsequences: false)
         guard fields.count == 6, fields[0].count == 4, fields[0].last == ",",
             weekdays.contains(String(fields[0].dropLast())),
-            fields[1].count == 2, let day = digits(fields[1]),
+            fields[1].count == 2, let day = ISO8601.digits(fields[1].utf8),
             let monthIndex = months.firstIndex(of: String(fields[2])),
-            fields[3].count == 4, let year = digits(fields[3]), year >= 1,
+            fields[3].count == 4, let year = ISO8601.digits(fields[3].utf8), year >= 1,
             let seconds = timeOfDay(fields[4]), let offset = zoneOffset(fields[5])
         else { return nil }
         let month = monthIndex + 1
@@ -30,7 +30,7 @@ enum HTTPDate {
     private static func timeOfDay(_ field: Substring) -> Int? {
         let parts = field.split(separator: ":", omittingEmptySubsequences: false)
         guard parts.count == 3, parts.allSatisfy({ $0.count == 2 }),
-            let hour = digits(parts[0]), let minute = digits(parts[1]), let second = digits(parts[2]),
+            let hour = ISO8601.digits(parts[0].utf8), let minute = ISO8601.digits(parts[1].utf8), let second = ISO8601.digits(parts[2].utf8),
             hour <= 23, minute <= 59, second <= 59
         else { return nil }
         return hour * 3600 + minute * 60 + second
@@ -42,21 +42,10 @@ enum HTTPDate {
         case "GMT", "UTC", "Z": return 0
         default:
             guard field.count == 5, let sign = field.first, sign == "+" || sign == "-",
-                let hours = digits(field.dropFirst().prefix(2)), let minutes = digits(field.suffix(2)),
+                let hours = ISO8601.digits(field.dropFirst().prefix(2).utf8), let minutes = ISO8601.digits(field.suffix(2).utf8),
                 hours <= 23, minutes <= 59
             else { return nil }
             return (hours * 3600 + minutes * 60) * (sign == "-" ? -1 : 1)
         }
-    }
-
-    /// ASCII digits only (`Int(_:)` would also take a sign).
-    private static func digits(_ text: Substring) -> Int? {
-        guard !text.isEmpty else { return nil }
-        var value = 0
-        for byte in text.utf8 {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return value
     }
 }

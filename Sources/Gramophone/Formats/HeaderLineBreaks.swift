@@ -33,9 +33,7 @@ enum HeaderLineBreaks {
     }
 
     private static func problem(name: String) -> String {
-        isUnsafe(name)
-            ? "the header name holds a line break or NUL, which would start another header"
-            : "the header value holds a line break or NUL, which would start another header"
+        "the header \(isUnsafe(name) ? "name" : "value") holds a line break or NUL, which would start another header"
     }
 
     /// The name as it can be printed on one line.

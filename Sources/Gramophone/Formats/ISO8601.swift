@@ -26,18 +26,9 @@ enum ISO8601 {
     static func parse(_ text: String) -> Date? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20 else { return nil }
-        func number(_ start: Int, _ count: Int) -> Int? {
-            var value = 0
-            for index in start..<(start + count) {
-                let byte = bytes[index]
-                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-                value = value * 10 + Int(byte - UInt8(ascii: "0"))
-            }
-            return value
-        }
-        guard let year = number(0, 4), bytes[4] == UInt8(ascii: "-"), let month = number(5, 2), bytes[7] == UInt8(ascii: "-"),
-            let day = number(8, 2), bytes[10] == UInt8(ascii: "T"), let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"),
-            let minute = number(14, 2), bytes[16] == UInt8(ascii: ":"), let second = number(17, 2)
+        guard let year = digits(bytes[0..<4]), bytes[4] == UInt8(ascii: "-"), let month = digits(bytes[5..<7]), bytes[7] == UInt8(ascii: "-"),
+            let day = digits(bytes[8..<10]), bytes[10] == UInt8(ascii: "T"), let hour = digits(bytes[11..<13]), bytes[13] == UInt8(ascii: ":"),
+            let minute = digits(bytes[14..<16]), bytes[16] == UInt8(ascii: ":"), let second = digits(bytes[17..<19])
         else { return nil }
         var index = 19
         var nanoseconds = 0
@@ -45,7 +36,7 @@ enum ISO8601 {
             index += 1
             let start = index
             var scale = 100_000_000
-            while index < bytes.count, let digit = number(index, 1) {
+            while index < bytes.count, let digit = digits(bytes[index...index]) {
                 nanoseconds += digit * scale  // digits past nanoseconds add nothing
                 scale /= 10
                 index += 1
@@ -58,8 +49,8 @@ enum ISO8601 {
         case UInt8(ascii: "Z"):
             index += 1
         case UInt8(ascii: "+"), UInt8(ascii: "-"):
-            guard index + 6 == bytes.count, let hours = number(index + 1, 2), bytes[index + 3] == UInt8(ascii: ":"),
-                let minutes = number(index + 4, 2), hours <= 23, minutes <= 59
+            guard index + 6 == bytes.count, let hours = digits(bytes[(index + 1)...(index + 2)]), bytes[index + 3] == UInt8(ascii: ":"),
+                let minutes = digits(bytes[(index + 4)...(index + 5)]), hours <= 23, minutes <= 59
             else { return nil }
             offset = (hours * 3600 + minutes * 60) * (bytes[index] == UInt8(ascii: "-") ? -1 : 1)
             index += 6
@@ -71,6 +62,17 @@ enum ISO8601 {
         else { return nil }
         let seconds = days(fromYear: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offset
         return Date(timeIntervalSince1970: Double(seconds) + Double(nanoseconds) / 1e9)
+    }
+
+    /// The number `bytes` spell in ASCII digits only (`Int(_:)` would also take a sign); nil when empty.
+    static func digits<Digits: Collection<UInt8>>(_ bytes: Digits) -> Int? {
+        guard !bytes.isEmpty else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     static func daysIn(month: Int, year: Int) -> Int {

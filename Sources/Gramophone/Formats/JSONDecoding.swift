@@ -23,7 +23,7 @@ extension JSONValue {
 
     func string(at path: DecodingPath) throws -> String {
         guard case .string(let text) = self else {
-            throw StructureError(path: path, problem: "expected a string, found \(kindName)", fix: "Quote the value")
+            throw StructureError(path: path, problem: "expected a string, found \(kindName)", fix: "Write the value as a string")
         }
         return text
     }
@@ -43,14 +43,64 @@ extension JSONValue {
     }
 
     func url(_ key: String, at path: DecodingPath, required: Bool) throws -> URL? {
-        let text: String?
-        if required { text = try requiredString(key, at: path) } else { text = try optionalString(key, at: path) }
-        guard let text else { return nil }
+        guard let text = required ? try requiredString(key, at: path) : try optionalString(key, at: path) else { return nil }
         // Foundation gives ":://" an empty scheme; that is no more absolute than no scheme.
         guard let url = URL(string: text), let scheme = url.scheme, !scheme.isEmpty else {
             throw StructureError(path: path.key(key), problem: "\"\(text.prefix(200))\" is not an absolute URL", fix: "Write the full URL with its scheme, e.g. https://api.example.com/path")
         }
         return url
+    }
+
+    /// The value under `key` of this object; missing (absent or null) is an error whose fix is `fix`.
+    func required(_ key: String, at path: DecodingPath, fix: String) throws -> JSONValue {
+        guard let value = try members(at: path).first(where: { $0.key == key })?.value, value != .null else {
+            throw StructureError(path: path, problem: "missing \"\(key)\"", fix: fix)
+        }
+        return value
+    }
+
+    /// The array under `key`, the document's list of `noun`; `fix` says what the document looks like.
+    func array(_ key: String, at path: DecodingPath, of noun: String, fix: String) throws -> [JSONValue] {
+        _ = try required(key, at: path, fix: fix)
+        return try optionalArray(key, at: path, fix: "List the \(noun) in an array")
+    }
+
+    /// The array under `key` of this object, empty when there is none (or null); `fix` says how to list the items.
+    func optionalArray(_ key: String, at path: DecodingPath, fix: String) throws -> [JSONValue] {
+        guard let value = try members(at: path).first(where: { $0.key == key })?.value, value != .null else { return [] }
+        guard case .array(let items) = value else {
+            throw StructureError(path: path.key(key), problem: "expected an array, found \(value.kindName)", fix: fix)
+        }
+        return items
+    }
+
+    /// Bytes stored as UTF-8 text under `textKey` or as base64 under `base64Key`, and whether they
+    /// were text; `fix` says how to store them when neither is there or the base64 is not valid.
+    func bytes(text textKey: String, base64 base64Key: String, at path: DecodingPath, fix: String) throws -> (data: Data, isText: Bool) {
+        if let text = try optionalString(textKey, at: path) {
+            return (Data(text.utf8), true)
+        }
+        guard let base64 = try optionalString(base64Key, at: path) else {
+            throw StructureError(path: path, problem: "missing \"\(textKey)\" or \"\(base64Key)\"", fix: fix)
+        }
+        guard let data = Data(base64Encoded: base64) else {
+            throw StructureError(path: path.key(base64Key), problem: "not valid base64", fix: fix)
+        }
+        return (data, false)
+    }
+
+    /// A request's absolute URL (under `urlKey`), its method (GET when left out) and its headers.
+    func requestHead(at path: DecodingPath, urlKey: String = "url", splittingLines: Bool = false) throws -> (url: URL, method: String, headers: Headers) {
+        _ = try members(at: path)
+        let url = try url(urlKey, at: path, required: true)!
+        let method = try RecordedValue.method(optionalString("method", at: path) ?? "GET", at: path.key("method"))
+        return (url, method, try (self["headers"] ?? .null).headers(at: path.key("headers"), splittingLines: splittingLines))
+    }
+
+    /// A response's `status`, checked by `RecordedValue.status`.
+    func status(at path: DecodingPath, orZero: Bool = false) throws -> Int {
+        let value = try required("status", at: path, fix: "Every response needs its HTTP status code, e.g. \"status\": 200")
+        return try RecordedValue.status(value.int(at: path.key("status")), at: path.key("status"), orZero: orZero)
     }
 
     /// Headers as an object (string or list-of-strings values) or a HAR-style list of name/value pairs.
@@ -101,16 +151,11 @@ extension JSONValue {
 extension Headers {
     /// Headers as a JSON object sorted by name; repeated names become a list.
     var jsonValue: JSONValue {
-        var grouped: [String: [String]] = [:]
-        var order: [String] = []
-        for field in fields {
-            if grouped[field.name] == nil { order.append(field.name) }
-            grouped[field.name, default: []].append(field.value)
-        }
-        let members = order.sorted().map { name -> (key: String, value: JSONValue) in
-            let values = grouped[name]!
-            return (name, values.count == 1 ? .string(values[0]) : .array(values.map(JSONValue.string)))
-        }
-        return .object(members)
+        let grouped = Dictionary(grouping: fields, by: \.name)
+        return .object(
+            grouped.keys.sorted().map { name in
+                let values = grouped[name]!.map { JSONValue.string($0.value) }
+                return (name, values.count == 1 ? values[0] : .array(values))
+            })
     }
 }

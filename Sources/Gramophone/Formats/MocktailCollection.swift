@@ -68,13 +68,8 @@ package struct MocktailCollection: Sendable {
 
     /// The stub that answers `method` and `url`: the matching one with the longest URL pattern.
     package func stub(method: String, url: URL) -> MocktailStub? {
-        var best: MocktailStub?
-        for stub in stubs where stub.matches(method: method, url: url) {
-            // Strictly longer only: on a tie the earlier file stays.
-            if let current = best, stub.urlPattern.count <= current.urlPattern.count { continue }
-            best = stub
-        }
-        return best
+        // `max` keeps the first of equally long patterns: on a tie the earlier file stays.
+        stubs.lazy.filter { $0.matches(method: method, url: url) }.max { $0.urlPattern.count < $1.urlPattern.count }
     }
 
     /// The response for `request`, placeholders filled; nil when no stub matches.

@@ -47,16 +47,14 @@ package struct MocktailStub: Sendable {
         urlPattern = line(1).trimmingWhitespace()
         guard !methodPattern.isEmpty else { throw failure(1, "the method pattern is empty", "Write a method regex such as GET or .*") }
         guard !urlPattern.isEmpty else { throw failure(2, "the URL pattern is empty", "Write a URL regex such as /users/[0-9]+") }
-        do {
-            method = try Pattern("^(?:" + methodPattern + ")$", caseInsensitive: true)
-        } catch {
+        guard let method = try? Pattern("^(?:" + methodPattern + ")$", caseInsensitive: true) else {
             throw failure(1, "\"\(methodPattern)\" is not a valid regular expression", "Fix the method pattern, e.g. GET|POST")
         }
-        do {
-            url = try Pattern(urlPattern, caseInsensitive: false)
-        } catch {
+        guard let url = try? Pattern(urlPattern, caseInsensitive: false) else {
             throw failure(2, "\"\(urlPattern)\" is not a valid regular expression", "Fix the URL pattern; escape literal ? and . with a backslash")
         }
+        self.method = method
+        self.url = url
         guard let status = Int(line(2).trimmingWhitespace()), (100...999).contains(status) else {
             throw failure(3, "\"\(line(2).prefix(40))\" is not an HTTP status code", "Write the status as a number such as 200")
         }
@@ -78,23 +76,19 @@ package struct MocktailStub: Sendable {
         }
         // Everything after the blank line is the body, byte for byte.
         let bodyText = index + 1 < lines.count ? String(text[lines[index + 1].startIndex...]) : ""
-        var base64 = false
         if let contentType = headers["Content-Type"], contentType.lowercased().replacingOccurrences(of: " ", with: "").hasSuffix(";base64"),
             let marker = contentType.lastIndex(of: ";")
         {
-            base64 = true
             headers["Content-Type"] = String(contentType[..<marker]).trimmingWhitespace()
-        }
-        if base64 {
-            let compact = bodyText.filter { !$0.isWhitespace }
-            guard let data = Data(base64Encoded: compact) else {
+            guard let data = Data(base64Encoded: bodyText.filter { !$0.isWhitespace }) else {
                 throw failure(index + 2, "the body is not valid base64 though Content-Type ends in ;base64", "Encode the body as base64, or drop ;base64 from Content-Type")
             }
             body = data
+            isBase64 = true
         } else {
             body = Data(bodyText.utf8)
+            isBase64 = false
         }
-        isBase64 = base64
         self.headers = headers
         self.file = file
     }

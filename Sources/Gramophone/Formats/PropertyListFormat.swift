@@ -24,170 +24,41 @@ enum PropertyListFormat {
 
     // MARK: Reading
 
+    /// Reads the plist with the JSON format's decoder, as the structure is the same: `<data>`
+    /// bodies become base64 and `<string>` bodies text, marked so, and a `<date>` ISO 8601 text.
     static func decode(_ data: Data, name: String) throws -> Vinyl {
-        let root = DecodingPath()
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw StructureError(path: root, problem: "not a valid property list (\((error as NSError).localizedDescription))", fix: "Fix the XML, or convert the file again with `gramophone convert`")
+            throw StructureError(
+                path: DecodingPath(), problem: "not a valid property list (\((error as NSError).localizedDescription))", fix: "Fix the XML, or convert the file again with `gramophone convert`")
         }
-        let top = try dictionary(object, at: root)
-        if let version = top["gramophone"] {
-            let number = try int(version, at: root.key("gramophone"))
-            guard number <= GramophoneFormat.version else {
-                throw StructureError(path: root.key("gramophone"), problem: "format version \(number) is newer than this Gramophone reads (\(GramophoneFormat.version))", fix: "Update Gramophone")
-            }
-        }
-        guard let tracksValue = top["tracks"] else {
-            throw StructureError(path: root, problem: "missing \"tracks\"", fix: "A plist vinyl is a dictionary with \"name\" and a \"tracks\" array")
-        }
-        guard let items = tracksValue as? [Any] else {
-            throw StructureError(path: root.key("tracks"), problem: "expected an array", fix: "List the tracks in an array")
-        }
-        var tracks: [Track] = []
-        for (index, item) in items.enumerated() {
-            tracks.append(try decodeTrack(item, path: root.key("tracks").index(index)))
-        }
-        let vinylName = try top["name"].map { try string($0, at: root.key("name")) } ?? name
-        return Vinyl(name: vinylName, tracks: tracks)
+        return try GramophoneFormat.decode(json(object), name: name)
     }
 
-    private static func decodeTrack(_ value: Any, path: DecodingPath) throws -> Track {
-        let track = try dictionary(value, at: path)
-        guard let requestValue = track["request"] else {
-            throw StructureError(path: path, problem: "missing \"request\"", fix: "Every track needs the request it answers")
+    /// A plist value as JSON; `key` is the key it is stored under (a header may be named "body").
+    private static func json(_ value: Any, key: String? = nil) -> JSONValue {
+        switch value {
+        case let fields as [String: Any]:
+            return .object(
+                fields.keys.sorted().flatMap { name -> [(key: String, value: JSONValue)] in
+                    switch (fields[name]!, name == "body" && key != "headers") {
+                    // UTF-8 as text: it costs a copy, where base64 costs an encoding and a decoding.
+                    case (let body as Data, true) where UTF8Validation.isValid(body): return [(name, .string(String(decoding: body, as: UTF8.self))), (BodyCoding.encodingKey, .string("text"))]
+                    case (let body as Data, true): return [(name, .string(body.base64EncodedString())), (BodyCoding.encodingKey, .string("base64"))]
+                    case (let body as String, true): return [(name, .string(body)), (BodyCoding.encodingKey, .string("text"))]
+                    case (let field, _): return [(name, json(field, key: name))]
+                    }
+                })
+        case let items as [Any]: return .array(items.map { json($0) })
+        case let text as String: return .string(text)
+        case let date as Date: return .string(ISO8601.format(date))
+        case let number as Int: return .number(String(number))
+        case let number as NSNumber: return .number(String(number.doubleValue))
+        // `<data>` anywhere but in a body: no value the reader takes there.
+        default: return .null
         }
-        let requestPath = path.key("request")
-        let requestFields = try dictionary(requestValue, at: requestPath)
-        guard let urlValue = requestFields["url"] else {
-            throw StructureError(path: requestPath, problem: "missing \"url\"", fix: "Every request needs its absolute URL")
-        }
-        let request = Track.Request(
-            method: try RecordedMethod.checked(requestFields["method"].map { try string($0, at: requestPath.key("method")) } ?? "GET", at: requestPath.key("method")),
-            url: try url(urlValue, at: requestPath.key("url")),
-            headers: try headers(requestFields["headers"], at: requestPath.key("headers")),
-            body: try body(requestFields["body"], at: requestPath.key("body")))
-        let outcome: Track.Outcome
-        if let responseValue = track["response"] {
-            let responsePath = path.key("response")
-            let fields = try dictionary(responseValue, at: responsePath)
-            guard let statusValue = fields["status"] else {
-                throw StructureError(path: responsePath, problem: "missing \"status\"", fix: "Every response needs its HTTP status code")
-            }
-            let status = try int(statusValue, at: responsePath.key("status"))
-            guard (100...999).contains(status) else {
-                throw StructureError(path: responsePath.key("status"), problem: "\(status) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404")
-            }
-            var response = Track.Response(
-                status: status,
-                headers: try headers(fields["headers"], at: responsePath.key("headers")),
-                body: try body(fields["body"], at: responsePath.key("body")),
-                url: try fields["url"].map { try url($0, at: responsePath.key("url")) },
-                httpVersion: try fields["httpVersion"].map { try string($0, at: responsePath.key("httpVersion")) })
-            // An error beside the response: the transfer failed after the response arrived.
-            if let errorValue = track["error"] { response.failure = try failure(errorValue, at: path.key("error")) }
-            outcome = .response(response)
-        } else if let errorValue = track["error"] {
-            outcome = .failure(try failure(errorValue, at: path.key("error")))
-        } else {
-            throw StructureError(path: path, problem: "missing \"response\"", fix: "Every track needs a \"response\" or an \"error\"")
-        }
-        var recordedAt: Date?
-        if let value = track["recordedAt"] {
-            if let date = value as? Date {
-                recordedAt = date
-            } else {
-                let text = try string(value, at: path.key("recordedAt"))
-                guard let date = ISO8601.parse(text) else {
-                    throw StructureError(path: path.key("recordedAt"), problem: "not a date", fix: "Use an ISO 8601 date such as 2026-11-23T09:00:00Z")
-                }
-                recordedAt = date
-            }
-        }
-        var duration: TimeInterval?
-        if let value = track["duration"] {
-            guard let seconds = (value as? NSNumber)?.doubleValue else {
-                throw StructureError(path: path.key("duration"), problem: "expected a number", fix: "Write the duration in seconds as <real>")
-            }
-            // The range the JSON formats accept: a NaN, negative or endless duration would
-            // become a replay delay.
-            guard seconds >= 0, seconds <= GramophoneFormat.maximumDuration else {
-                throw StructureError(
-                    path: path.key("duration"), problem: "\(seconds) is not a duration in seconds",
-                    fix: "Use a number of seconds from 0 to \(Int(GramophoneFormat.maximumDuration)), or leave out \"duration\"")
-            }
-            duration = seconds
-        }
-        return Track(request: request, outcome: outcome, recordedAt: recordedAt, duration: duration)
-    }
-
-    private static func dictionary(_ value: Any, at path: DecodingPath) throws -> [String: Any] {
-        guard let dictionary = value as? [String: Any] else {
-            throw StructureError(path: path, problem: "expected a dictionary", fix: "See the article \"Formats and the CLI\" in Gramophone's documentation for the shape of a plist vinyl")
-        }
-        return dictionary
-    }
-
-    private static func string(_ value: Any, at path: DecodingPath) throws -> String {
-        guard let text = value as? String else {
-            throw StructureError(path: path, problem: "expected a string", fix: "Use a <string>")
-        }
-        return text
-    }
-
-    private static func int(_ value: Any, at path: DecodingPath) throws -> Int {
-        if let number = value as? Int { return number }
-        if let number = value as? NSNumber, number.doubleValue == number.doubleValue.rounded() { return number.intValue }
-        if let text = value as? String, let number = Int(text) { return number }
-        throw StructureError(path: path, problem: "expected a whole number", fix: "Use an <integer>")
-    }
-
-    private static func url(_ value: Any, at path: DecodingPath) throws -> URL {
-        let text = try string(value, at: path)
-        guard let url = URL(string: text), url.scheme != nil else {
-            throw StructureError(path: path, problem: "\"\(text.prefix(200))\" is not an absolute URL", fix: "Write the full URL with its scheme")
-        }
-        return url
-    }
-
-    private static func body(_ value: Any?, at path: DecodingPath) throws -> Data {
-        guard let value else { return Data() }
-        if let data = value as? Data { return data }
-        if let text = value as? String { return Data(text.utf8) }
-        throw StructureError(path: path, problem: "expected <data> or <string>", fix: "Store the body as <data> (base64 inside the tag)")
-    }
-
-    private static func headers(_ value: Any?, at path: DecodingPath) throws -> Headers {
-        guard let value else { return Headers() }
-        var headers = Headers()
-        if let list = value as? [Any] {
-            for (index, item) in list.enumerated() {
-                let field = try dictionary(item, at: path.index(index))
-                guard let nameValue = field["name"], let fieldValue = field["value"] else {
-                    throw StructureError(path: path.index(index), problem: "a header needs \"name\" and \"value\"", fix: "Write each header as {name; value}")
-                }
-                let (name, value) = (try string(nameValue, at: path.index(index).key("name")), try string(fieldValue, at: path.index(index).key("value")))
-                try HeaderLineBreaks.check(name: name, value: value, at: path)
-                headers.add(name: name, value: value)
-            }
-            return headers
-        }
-        let fields = try dictionary(value, at: path)
-        for name in fields.keys.sorted() {
-            if let values = fields[name] as? [Any] {
-                for (index, item) in values.enumerated() {
-                    let value = try string(item, at: path.key(name).index(index))
-                    try HeaderLineBreaks.check(name: name, value: value, at: path)
-                    headers.add(name: name, value: value)
-                }
-            } else {
-                let value = try string(fields[name] as Any, at: path.key(name))
-                try HeaderLineBreaks.check(name: name, value: value, at: path)
-                headers.add(name: name, value: value)
-            }
-        }
-        return headers
     }
 
     // MARK: Writing
@@ -199,18 +70,6 @@ enum PropertyListFormat {
                 "name": .string(vinyl.name),
                 "tracks": .array(vinyl.tracks.map(encodeTrack)),
             ]))
-    }
-
-    /// The error stored at `errorPath`: `{domain; code; description}`.
-    private static func failure(_ errorValue: Any, at errorPath: DecodingPath) throws -> Track.Failure {
-        let fields = try dictionary(errorValue, at: errorPath)
-        guard let code = fields["code"] else {
-            throw StructureError(path: errorPath, problem: "missing \"code\"", fix: "An error needs its domain and code")
-        }
-        return Track.Failure(
-            domain: try fields["domain"].map { try string($0, at: errorPath.key("domain")) } ?? NSURLErrorDomain,
-            code: try int(code, at: errorPath.key("code")),
-            description: try fields["description"].map { try string($0, at: errorPath.key("description")) } ?? "")
     }
 
     private static func encodeTrack(_ track: Track) -> PropertyListWriter.Value {

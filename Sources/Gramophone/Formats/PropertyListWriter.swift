@@ -69,13 +69,10 @@ enum PropertyListWriter {
             // CF caps the indent of base64 lines at 8 tabs and counts each as 8 columns.
             let lineIndent = min(indent, 8), width = 76 - 8 * lineIndent
             let base64 = Array(bytes.base64EncodedString().utf8)
-            var start = 0
-            while start < base64.count {
-                let end = min(start + width, base64.count)
+            for start in stride(from: 0, to: base64.count, by: width) {
                 tabs(lineIndent, &out)
-                out += base64[start..<end]
+                out += base64[start..<min(start + width, base64.count)]
                 out.append(0x0A)
-                start = end
             }
             tabs(indent, &out)
             out += "</data>\n".utf8

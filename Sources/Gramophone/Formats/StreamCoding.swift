@@ -28,25 +28,9 @@ enum StreamCoding {
         for (index, item) in items.enumerated() {
             let chunkPath = path.key("chunks").index(index)
             _ = try item.members(at: chunkPath)
-            let milliseconds = try (item["offsetMs"] ?? .number("0")).double(at: chunkPath.key("offsetMs"))
-            let offset = milliseconds / 1000
-            guard offset >= previous, offset <= GramophoneFormat.maximumDuration else {
-                throw StructureError(
-                    path: chunkPath.key("offsetMs"), problem: "\(milliseconds) ms is not after the chunk before (\(previous * 1000) ms)",
-                    fix: "Give each chunk the milliseconds since the request, in order")
-            }
+            let offset = try GramophoneFormat.offset(item["offsetMs"] ?? .number("0"), path: chunkPath.key("offsetMs"), notBefore: previous, of: "chunk", since: "the request")
             previous = offset
-            let piece: Data
-            if let text = try item.optionalString("text", at: chunkPath) {
-                piece = Data(text.utf8)
-            } else if let base64 = try item.optionalString("base64", at: chunkPath) {
-                guard let decoded = Data(base64Encoded: base64) else {
-                    throw StructureError(path: chunkPath.key("base64"), problem: "not valid base64", fix: "Store the chunk's bytes as base64, or as \"text\" when they are UTF-8")
-                }
-                piece = decoded
-            } else {
-                throw StructureError(path: chunkPath, problem: "missing \"text\" or \"base64\"", fix: "Give the chunk's bytes as \"text\" (UTF-8) or \"base64\"")
-            }
+            let piece = try item.bytes(text: "text", base64: "base64", at: chunkPath, fix: "Give the chunk's bytes as \"text\" (UTF-8) or \"base64\"").data
             chunks.append(TrackStream.Chunk(offset: offset, length: piece.count))
             body.append(piece)
         }
@@ -73,12 +57,11 @@ enum StreamCoding {
         var chunks: [JSONValue] = []
         for (chunk, range) in zip(stream.chunks, stream.ranges) where range.upperBound <= body.count {
             let piece = body.subdata(in: range)
-            let milliseconds = ((chunk.offset * 1000) * 10).rounded() / 10
             let content: (String, JSONValue) =
                 UTF8Validation.isValid(piece)
                 ? ("text", .string(String(decoding: piece, as: UTF8.self)))
                 : ("base64", .string(piece.base64EncodedString()))
-            chunks.append(.object([("offsetMs", .number(GramophoneFormat.formatSeconds(milliseconds))), content]))
+            chunks.append(.object([("offsetMs", GramophoneFormat.milliseconds(chunk.offset)), content]))
         }
         let end: JSONValue
         switch stream.end {

@@ -11,91 +11,51 @@ import Foundation
 enum VCRFormat {
     static func decode(_ document: JSONValue, name: String) throws -> Vinyl {
         let root = DecodingPath()
-        _ = try document.members(at: root)
         let key = document["http_interactions"] != nil ? "http_interactions" : "interactions"
-        guard let interactions = document[key] else {
-            throw StructureError(path: root, problem: "missing \"interactions\"", fix: "A VCR cassette is {\"interactions\": [ … ]}")
-        }
-        guard case .array(let items) = interactions else {
-            throw StructureError(path: root.key(key), problem: "expected an array, found \(interactions.kindName)", fix: "List the interactions in an array")
-        }
-        var tracks: [Track] = []
-        for (index, item) in items.enumerated() {
-            tracks.append(try decodeInteraction(item, path: root.key(key).index(index)))
-        }
-        return Vinyl(name: name, tracks: tracks)
+        let items = try document.array(key, at: root, of: "interactions", fix: "A VCR cassette is {\"interactions\": [ … ]}")
+        return Vinyl(name: name, tracks: try items.indices.map { try decodeInteraction(items[$0], path: root.key(key).index($0)) })
     }
 
     static func decodeInteraction(_ value: JSONValue, path: DecodingPath) throws -> Track {
-        _ = try value.members(at: path)
-        guard let requestValue = value["request"] else {
-            throw StructureError(path: path, problem: "missing \"request\"", fix: "Every interaction needs the request it answers")
-        }
+        let requestValue = try value.required("request", at: path, fix: "Every interaction needs the request it answers")
         let requestPath = path.key("request")
-        _ = try requestValue.members(at: requestPath)
-        let urlKey = requestValue["uri"] != nil ? "uri" : "url"
-        let url = try requestValue.url(urlKey, at: requestPath, required: true)!
-        let method = try RecordedMethod.checked(requestValue.optionalString("method", at: requestPath) ?? "GET", at: requestPath.key("method"))
-        let requestHeaders = try (requestValue["headers"] ?? .null).headers(at: requestPath.key("headers"))
+        let (url, method, requestHeaders) = try requestValue.requestHead(at: requestPath, urlKey: requestValue["uri"] != nil ? "uri" : "url")
         let request = Track.Request(
             method: method, url: url, headers: requestHeaders,
             body: try decodeBody(requestValue["body"], path: requestPath.key("body")))
 
-        guard let responseValue = value["response"], responseValue != .null else {
-            throw StructureError(path: path, problem: "missing \"response\"", fix: "Every interaction needs a \"response\" with a \"status\"")
-        }
+        let responseValue = try value.required("response", at: path, fix: "Every interaction needs a \"response\" with a \"status\"")
         let responsePath = path.key("response")
-        _ = try responseValue.members(at: responsePath)
-        let status = try decodeStatus(responseValue["status"], path: responsePath)
-        var httpVersion: String?
-        if let version = responseValue["http_version"]?.stringValue, !version.isEmpty {
-            httpVersion = version.hasPrefix("HTTP/") ? version : "HTTP/" + version
-        }
+        let status = try decodeStatus(responseValue, path: responsePath)
+        let version = responseValue["http_version"]?.stringValue ?? ""
         let response = Track.Response(
             status: status,
             headers: try (responseValue["headers"] ?? .null).headers(at: responsePath.key("headers")),
             body: try decodeBody(responseValue["body"], path: responsePath.key("body")),
             // Absolute or an error, as in Gramophone's JSON, which would not read a relative one back.
             url: responseValue["url"]?.stringValue == nil ? nil : try responseValue.url("url", at: responsePath, required: false),
-            httpVersion: httpVersion)
-        var recordedAt: Date?
-        if let text = value["recorded_at"]?.stringValue {
-            recordedAt = ISO8601.parse(text) ?? HTTPDate.parse(text)
-        }
+            httpVersion: version.isEmpty ? nil : version.hasPrefix("HTTP/") ? version : "HTTP/" + version)
+        let recordedAt = value["recorded_at"]?.stringValue.flatMap { ISO8601.parse($0) ?? HTTPDate.parse($0) }
         return Track(request: request, response: response, recordedAt: recordedAt)
     }
 
-    private static func decodeStatus(_ value: JSONValue?, path: DecodingPath) throws -> Int {
-        guard let value else {
-            throw StructureError(path: path, problem: "missing \"status\"", fix: "Write the status as {\"code\": 200, \"message\": \"OK\"}")
-        }
-        let code: Int
-        let codePath: DecodingPath
-        if case .object = value {
-            codePath = path.key("status").key("code")
-            guard let codeValue = value["code"] else {
-                throw StructureError(path: path.key("status"), problem: "missing \"code\"", fix: "Write the status as {\"code\": 200, \"message\": \"OK\"}")
-            }
-            code = try codeValue.int(at: codePath)
-        } else {
-            codePath = path.key("status")
-            code = try value.int(at: codePath)
-        }
-        guard (100...999).contains(code) else {
-            throw StructureError(path: codePath, problem: "\(code) is not an HTTP status code", fix: "Use a three-digit status such as 200 or 404")
-        }
-        return code
+    /// The response's `status`: `{"code": 200, "message": "OK"}` or the bare code.
+    private static func decodeStatus(_ response: JSONValue, path: DecodingPath) throws -> Int {
+        let fix = "Write the status as {\"code\": 200, \"message\": \"OK\"}"
+        let status = try response.required("status", at: path, fix: fix)
+        guard case .object = status else { return try RecordedValue.status(status.int(at: path.key("status")), at: path.key("status")) }
+        let codePath = path.key("status").key("code")
+        return try RecordedValue.status(status.required("code", at: path.key("status"), fix: fix).int(at: codePath), at: codePath)
     }
 
     /// `null`, a bare string, `{"string": …}` or `{"base64_string": …}`.
     static func decodeBody(_ value: JSONValue?, path: DecodingPath) throws -> Data {
-        guard let value else { return Data() }
+        guard let value, value != .null else { return Data() }
         switch value {
-        case .null: return Data()
         case .string(let text): return Data(text.utf8)
         case .object:
             if let encoded = try value.optionalString("base64_string", at: path) {
-                guard let data = Data(base64Encoded: encoded.filter { $0 != "\n" && $0 != "\r" }) else {
+                guard let data = BodyCoding.base64(encoded) else {
                     throw StructureError(path: path.key("base64_string"), problem: "not valid base64", fix: "Store the bytes as base64")
                 }
                 return data

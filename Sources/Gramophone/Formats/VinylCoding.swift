@@ -11,20 +11,23 @@ extension VinylFormat {
     package static func detect(data: Data, fileExtension: String?, file: String? = nil) throws -> VinylFormat {
         if let format = try byExtension(fileExtension, file: file) { return format }
         if PropertyListFormat.looksLikePropertyList(data) { return .plist }
-        let document: JSONValue
+        return try sniff(document(data, file: file, meansJSON: fileExtension?.lowercased() == "json"), file: file)
+    }
+
+    /// The JSON document in `data`. A syntax error is `.malformed` at its line and column when the
+    /// file means to be JSON (or looks like it), else `.unknownFormat`.
+    static func document(_ data: Data, file: String?, meansJSON: Bool) throws -> JSONValue {
         do {
-            document = try JSONParser.parse(data)
+            return try JSONParser.parse(data)
         } catch {
-            // A file that means to be JSON deserves the place of its syntax error.
             let first = data.first(where: { ![0x20, 0x09, 0x0A, 0x0D, 0xEF, 0xBB, 0xBF].contains($0) })
-            if fileExtension?.lowercased() == "json" || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+            if meansJSON || first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
                 throw VinylError(
                     .malformed, file: file, place: "line \(error.line), column \(error.column)",
                     problem: "invalid JSON: \(error.message)", fix: "Fix the JSON at that place, or record the vinyl again")
             }
             throw unknown(file: file, problem: "the content is neither JSON nor a property list")
         }
-        return try sniff(document, file: file)
     }
 
     /// The format an extension settles on its own, nil when the content must decide.
@@ -52,9 +55,7 @@ extension VinylFormat {
             if document["log"] != nil { return .har }
             if document["http_interactions"] != nil { return .vcr }
             if let interactions = document["interactions"] {
-                let first = interactions.arrayValue?.first
-                if first?["request"]?["uri"] != nil { return .vcr }
-                return .dvr
+                return interactions.arrayValue?.first?["request"]?["uri"] != nil ? .vcr : .dvr
             }
             if document["tracks"] != nil || document["gramophone"] != nil { return .gramophone }
             let keys = (document.objectMembers ?? []).prefix(5).map { "\"\($0.key)\"" }.joined(separator: ", ")
@@ -79,39 +80,23 @@ extension Vinyl {
     ///   - file: the file's path, used in error messages.
     /// - Throws: `VinylError` naming the file, the place and the fix.
     public init(data: Data, name: String, format: VinylFormat? = nil, file: String? = nil) throws {
-        if format == .plist || (format == nil && PropertyListFormat.looksLikePropertyList(data)) {
-            self = try Self.wrapping(file) { try PropertyListFormat.decode(data, name: name) }
-            self.format = .plist
-            return
-        }
-        let document: JSONValue
+        let isPlist = format == .plist || (format == nil && PropertyListFormat.looksLikePropertyList(data))
+        // A plist is read from the bytes, not from a JSON document.
+        let document: JSONValue = isPlist ? .null : try VinylFormat.document(data, file: file, meansJSON: true)
+        let chosen = try isPlist ? .plist : format ?? VinylFormat.sniff(document, file: file)
         do {
-            document = try JSONParser.parse(data)
-        } catch {
-            throw VinylError(
-                .malformed, file: file, place: "line \(error.line), column \(error.column)",
-                problem: "invalid JSON: \(error.message)", fix: "Fix the JSON at that place, or record the vinyl again")
-        }
-        let chosen = try format ?? VinylFormat.sniff(document, file: file)
-        self = try Self.wrapping(file) {
             switch chosen {
-            case .gramophone: return try GramophoneFormat.decode(document, name: name)
-            case .dvr: return try DVRFormat.decode(document, name: name)
-            case .har: return try HARFormat.decode(document, name: name)
-            case .vcr: return try VCRFormat.decode(document, name: name)
-            case .plist: return try PropertyListFormat.decode(data, name: name)
+            case .gramophone: self = try GramophoneFormat.decode(document, name: name)
+            case .dvr: self = try DVRFormat.decode(document, name: name)
+            case .har: self = try HARFormat.decode(document, name: name)
+            case .vcr: self = try VCRFormat.decode(document, name: name)
+            case .plist: self = try PropertyListFormat.decode(data, name: name)
             }
-        }
-        self.format = chosen
-    }
-
-    /// Turns a decoder's `StructureError` into a `VinylError` that names the file.
-    private static func wrapping(_ file: String?, _ decode: () throws -> Vinyl) throws -> Vinyl {
-        do {
-            return try decode()
         } catch let error as StructureError {
+            // The decoders know the place; the file is named here.
             throw VinylError(.malformed, file: file, place: error.path.place, problem: error.problem, fix: error.fix)
         }
+        self.format = chosen
     }
 
     /// Reads the vinyl file at `url`; its name is the file name without extension.

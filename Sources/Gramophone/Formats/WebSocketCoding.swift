@@ -21,20 +21,16 @@ enum WebSocketCoding {
             throw StructureError(
                 path: path, problem: "missing \"messages\" (an array)", fix: "List the messages as {\"direction\": \"sent\", \"offsetMs\": 0, \"text\": \"…\"}")
         }
-        var messages: [WebSocketMessage] = []
-        messages.reserveCapacity(items.count)
         var previous: TimeInterval = 0
-        for (index, item) in items.enumerated() {
-            let messagePath = path.key("messages").index(index)
-            let message = try decodeMessage(item, path: messagePath, notBefore: previous)
+        let messages = try items.indices.map { index in
+            let message = try decodeMessage(items[index], path: path.key("messages").index(index), notBefore: previous)
             previous = message.offset
-            messages.append(message)
+            return message
         }
-        var endOffset = previous
-        if let milliseconds = value["endOffsetMs"], milliseconds != .null {
-            endOffset = try offset(milliseconds, path: path.key("endOffsetMs"), notBefore: previous)
+        let endOffset = try value["endOffsetMs"].flatMap {
+            $0 == .null ? nil : try GramophoneFormat.offset($0, path: path.key("endOffsetMs"), notBefore: previous, of: "message", since: "the connection opened")
         }
-        return WebSocketConversation(messages: messages, end: try decodeEnd(value["end"], path: path.key("end")), endOffset: endOffset)
+        return WebSocketConversation(messages: messages, end: try decodeEnd(value["end"], path: path.key("end")), endOffset: endOffset ?? previous)
     }
 
     private static func decodeMessage(_ item: JSONValue, path: DecodingPath, notBefore previous: TimeInterval) throws -> WebSocketMessage {
@@ -45,39 +41,19 @@ enum WebSocketCoding {
                 path: path.key("direction"), problem: directionText.map { "\"\($0)\" is not a direction" } ?? "missing \"direction\"",
                 fix: "Say who sent the message: \"sent\" (the client) or \"received\" (from the server)")
         }
-        let at = try offset(item["offsetMs"] ?? .number("0"), path: path.key("offsetMs"), notBefore: previous)
-        if let text = try item.optionalString("text", at: path) {
-            return WebSocketMessage(direction: direction, kind: .text, payload: Data(text.utf8), offset: at)
-        }
-        if let base64 = try item.optionalString("binary", at: path) {
-            guard let bytes = Data(base64Encoded: base64) else {
-                throw StructureError(path: path.key("binary"), problem: "not valid base64", fix: "Store a binary frame's bytes as base64")
-            }
-            return WebSocketMessage(direction: direction, kind: .binary, payload: bytes, offset: at)
-        }
-        throw StructureError(path: path, problem: "missing \"text\" or \"binary\"", fix: "Give a text frame as \"text\", a binary frame's bytes as \"binary\" (base64)")
-    }
-
-    private static func offset(_ value: JSONValue, path: DecodingPath, notBefore previous: TimeInterval) throws -> TimeInterval {
-        let milliseconds = try value.double(at: path)
-        let seconds = milliseconds / 1000
-        guard seconds >= previous, seconds <= GramophoneFormat.maximumDuration else {
-            throw StructureError(
-                path: path, problem: "\(milliseconds) ms is not after the message before (\(previous * 1000) ms)",
-                fix: "Give each message the milliseconds since the connection opened, in order")
-        }
-        return seconds
+        let at = try GramophoneFormat.offset(item["offsetMs"] ?? .number("0"), path: path.key("offsetMs"), notBefore: previous, of: "message", since: "the connection opened")
+        let (payload, isText) = try item.bytes(text: "text", base64: "binary", at: path, fix: "Give a text frame as \"text\", a binary frame's bytes as \"binary\" (base64)")
+        return WebSocketMessage(direction: direction, kind: isText ? .text : .binary, payload: payload, offset: at)
     }
 
     /// A conversation's `end` (HAR's `_gramophoneWebSocket` holds the same shape).
     static func decodeEnd(_ value: JSONValue?, path: DecodingPath) throws -> WebSocketConversation.End {
         let fix =
             "Use {\"closedBy\": \"server\", \"code\": 1000, \"reason\": \"…\"}, \"cancelled\", {\"stoppedBy\": \"…\"}, {\"leftOpen\": \"…\"} or {\"error\": {\"domain\": …, \"code\": …}}"
+        guard let value, value != .null else { return .closed(code: 1000, by: .received) }
         switch value {
-        case nil, .null?: return .closed(code: 1000, by: .received)
-        case .string("cancelled")?: return .cancelled
-        case .object?:
-            guard let value else { break }
+        case .string("cancelled"): return .cancelled
+        case .object:
             if let reason = try value.optionalString("stoppedBy", at: path) { return .stopped(reason) }
             if let reason = try value.optionalString("leftOpen", at: path) { return .leftOpen(reason) }
             if let error = value["error"] { return .failed(try GramophoneFormat.decodeFailure(error, path: path.key("error"))) }
@@ -93,9 +69,9 @@ enum WebSocketCoding {
                 return .closed(code: code, reason: Data(reason.utf8), by: by == "client" ? .sent : .received)
             }
             throw StructureError(path: path, problem: "an end names \"closedBy\", \"stoppedBy\", \"leftOpen\" or \"error\"", fix: fix)
-        default: break
+        default:
+            throw StructureError(path: path, problem: "\(value.kindName) is not a conversation's end", fix: fix)
         }
-        throw StructureError(path: path, problem: "\(value?.kindName ?? "nothing") is not a conversation's end", fix: fix)
     }
 
     static func encode(_ conversation: WebSocketConversation) -> JSONValue {
@@ -104,13 +80,11 @@ enum WebSocketCoding {
                 message.kind == .text
                 ? ("text", .string(String(decoding: message.payload, as: UTF8.self)))
                 : ("binary", .string(message.payload.base64EncodedString()))
-            // Keys in sorted order, as every member the format writes.
-            return .object(
-                message.kind == .text
-                    ? [("direction", .string(message.direction.rawValue)), ("offsetMs", milliseconds(message.offset)), payload]
-                    : [payload, ("direction", .string(message.direction.rawValue)), ("offsetMs", milliseconds(message.offset))])
+            // Keys in sorted order, as every member the format writes: `binary` comes first, `text` last.
+            let members: [(key: String, value: JSONValue)] = [("direction", .string(message.direction.rawValue)), ("offsetMs", GramophoneFormat.milliseconds(message.offset))]
+            return .object(message.kind == .text ? members + [payload] : [payload] + members)
         }
-        return .object([("end", encodeEnd(conversation.end)), ("endOffsetMs", milliseconds(conversation.endOffset)), ("messages", .array(messages))])
+        return .object([("end", encodeEnd(conversation.end)), ("endOffsetMs", GramophoneFormat.milliseconds(conversation.endOffset)), ("messages", .array(messages))])
     }
 
     static func encodeEnd(_ end: WebSocketConversation.End) -> JSONValue {
@@ -125,10 +99,6 @@ enum WebSocketCoding {
         case .leftOpen(let reason): return .object([("leftOpen", .string(reason))])
         case .failed(let failure): return .object([("error", GramophoneFormat.encodeFailure(failure))])
         }
-    }
-
-    private static func milliseconds(_ seconds: TimeInterval) -> JSONValue {
-        .number(GramophoneFormat.formatSeconds(((seconds * 1000) * 10).rounded() / 10))
     }
 
     /// Formats that keep conversations; writing one elsewhere would lose it without a word.

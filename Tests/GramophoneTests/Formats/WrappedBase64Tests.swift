@@ -37,6 +37,18 @@ import Testing
         #expect(try body(base64 + "\\n") == bytes)
     }
 
+    /// HAR and VCR dropped line breaks Character by Character, and "\r\n" is one Character that
+    /// is neither "\n" nor "\r": CRLF-wrapped base64 was an error there until they read it as the
+    /// JSON format does.
+    @Test func harAndVCRReadCRLFWrappedBase64Too() throws {
+        let stored = wrapped(bytes.base64EncodedString(), every: 76, with: "\\r\\n")
+        let har = #"{"log": {"entries": [{"request": {"url": "https://e.com"}, "response": {"status": 200, "content": {"mimeType": "image/png", "encoding": "base64", "text": "\#(stored)"}}}]}}"#
+        let vcr = #"{"interactions": [{"request": {"uri": "https://e.com"}, "response": {"status": {"code": 200}, "body": {"base64_string": "\#(stored)"}}}]}"#
+        for text in [har, vcr] {
+            #expect(try Vinyl(data: Data(text.utf8), name: "wrapped").tracks.first?.response?.body == bytes)
+        }
+    }
+
     @Test func whatIsNotBase64IsStillAnError() {
         for stored in ["not base64!", "QUJD\\nRA=é", "QUJ\\tD"] {
             #expect(throws: VinylError.self, "\(stored)") { try body(stored) }

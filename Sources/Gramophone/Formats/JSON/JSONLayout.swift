@@ -22,9 +22,6 @@ struct JSONLayout: Sendable, Hashable {
     /// `/` written as `\/` (Apple's `JSONSerialization`, PHP).
     var escapedSlashes = false
 
-    /// The compact layout the vinyl writer uses for bodies: nothing to say.
-    static let compact = JSONLayout()
-
     /// The layout that writes `value` back as exactly `body`, or nil when none of the known ones does.
     static func of(_ body: [UInt8], value: JSONValue) -> JSONLayout? {
         var layout = JSONLayout()
@@ -36,9 +33,7 @@ struct JSONLayout: Sendable, Hashable {
         }
         if end > 0, body[end - 1] == 0x0D { return nil }
         if let open = body.firstIndex(where: { $0 == UInt8(ascii: "{") || $0 == UInt8(ascii: "[") }), open + 1 < end, body[open + 1] == 0x0A {
-            var position = open + 2
-            while position < end, body[position] == 0x20 || body[position] == 0x09 { position += 1 }
-            layout.indent = Array(body[(open + 2)..<position])
+            layout.indent = Array(body[(open + 2)..<end].prefix { $0 == 0x20 || $0 == 0x09 })
             // Spaces or tabs, not a mix: the spelling says "indent 2" or "indent 1 tab".
             guard !layout.indent.isEmpty, layout.indent.count <= 16, layout.indent.allSatisfy({ $0 == layout.indent[0] }) else { return nil }
         }
@@ -69,10 +64,7 @@ struct JSONLayout: Sendable, Hashable {
 
     /// The text of `value` in this layout.
     func write(_ value: JSONValue) -> [UInt8] {
-        var writer = Writer(layout: self)
-        writer.write(value, level: 0)
-        if finalNewline { writer.bytes.append(0x0A) }
-        return writer.bytes
+        JSONWriter.write(value, in: self)
     }
 
     // MARK: The stored spelling
@@ -100,13 +92,8 @@ struct JSONLayout: Sendable, Hashable {
         for word in spelling.split(separator: ",").map({ String($0).trimmingWhitespace() }) where !word.isEmpty {
             let parts = word.split(separator: " ")
             if parts.first == "indent", parts.count >= 2, let count = Int(parts[1]), (1...16).contains(count) {
-                if parts.count == 2 {
-                    indent = Array(repeating: 0x20, count: count)
-                } else if parts.count == 3, parts[2] == "tab" {
-                    indent = Array(repeating: 0x09, count: count)
-                } else {
-                    return nil
-                }
+                guard parts.count == 2 || (parts.count == 3 && parts[2] == "tab") else { return nil }
+                indent = Array(repeating: parts.count == 2 ? 0x20 : 0x09, count: count)
                 continue
             }
             switch word {
@@ -124,6 +111,7 @@ struct JSONLayout: Sendable, Hashable {
 
     init() {}
 
+    // By hand: the standard library's `firstRange(of:)` took a hundred times as long.
     private static func contains(_ body: [UInt8], _ text: StaticString) -> Bool {
         let needle = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
         guard body.count >= needle.count else { return false }
@@ -146,89 +134,5 @@ struct JSONLayout: Sendable, Hashable {
             }
         }
         return false
-    }
-
-    private struct Writer {
-        let layout: JSONLayout
-        var bytes: [UInt8] = []
-
-        // Recursion is safe here: values come from the parser (≤ 512 levels).
-        mutating func write(_ value: JSONValue, level: Int) {
-            switch value {
-            case .null: bytes += Array("null".utf8)
-            case .bool(let flag): bytes += Array((flag ? "true" : "false").utf8)
-            case .number(let text): bytes += Array(text.utf8)
-            case .string(let text): writeString(text)
-            case .array(let items):
-                if items.isEmpty { bytes += [UInt8(ascii: "["), UInt8(ascii: "]")]; return }
-                bytes.append(UInt8(ascii: "["))
-                for (index, item) in items.enumerated() {
-                    if index > 0 { comma() }
-                    newline(level + 1)
-                    write(item, level: level + 1)
-                }
-                newline(level)
-                bytes.append(UInt8(ascii: "]"))
-            case .object(let members):
-                if members.isEmpty { bytes += [UInt8(ascii: "{"), UInt8(ascii: "}")]; return }
-                bytes.append(UInt8(ascii: "{"))
-                for (index, member) in members.enumerated() {
-                    if index > 0 { comma() }
-                    newline(level + 1)
-                    writeString(member.key)
-                    if layout.spaceBeforeColon { bytes.append(0x20) }
-                    bytes.append(UInt8(ascii: ":"))
-                    if layout.spaceAfterColon { bytes.append(0x20) }
-                    write(member.value, level: level + 1)
-                }
-                newline(level)
-                bytes.append(UInt8(ascii: "}"))
-            }
-        }
-
-        private mutating func comma() {
-            bytes.append(UInt8(ascii: ","))
-            if layout.indent.isEmpty, layout.spaceAfterComma { bytes.append(0x20) }
-        }
-
-        private mutating func newline(_ level: Int) {
-            guard !layout.indent.isEmpty else { return }
-            bytes.append(0x0A)
-            for _ in 0..<level { bytes += layout.indent }
-        }
-
-        private mutating func writeString(_ text: String) {
-            bytes.append(UInt8(ascii: "\""))
-            for scalar in text.unicodeScalars {
-                switch scalar.value {
-                case 0x22: bytes += [0x5C, 0x22]
-                case 0x5C: bytes += [0x5C, 0x5C]
-                case 0x2F where layout.escapedSlashes: bytes += [0x5C, 0x2F]
-                case 0x0A: bytes += [0x5C, UInt8(ascii: "n")]
-                case 0x0D: bytes += [0x5C, UInt8(ascii: "r")]
-                case 0x09: bytes += [0x5C, UInt8(ascii: "t")]
-                case 0x08: bytes += [0x5C, UInt8(ascii: "b")]
-                case 0x0C: bytes += [0x5C, UInt8(ascii: "f")]
-                case 0..<0x20: escape(UInt16(scalar.value))
-                case 0x80... where layout.asciiEscapes:
-                    if scalar.value > 0xFFFF {
-                        let offset = scalar.value - 0x10000
-                        escape(UInt16(0xD800 + (offset >> 10)))
-                        escape(UInt16(0xDC00 + (offset & 0x3FF)))
-                    } else {
-                        escape(UInt16(scalar.value))
-                    }
-                case 0..<0x80: bytes.append(UInt8(scalar.value))
-                default: UTF8.encode(scalar) { bytes.append($0) }
-                }
-            }
-            bytes.append(UInt8(ascii: "\""))
-        }
-
-        private mutating func escape(_ unit: UInt16) {
-            let hex = Array((layout.upperCaseEscapes ? "0123456789ABCDEF" : "0123456789abcdef").utf8)
-            bytes += [0x5C, UInt8(ascii: "u")]
-            for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hex[Int((unit >> UInt16(shift)) & 0xF)]) }
-        }
     }
 }

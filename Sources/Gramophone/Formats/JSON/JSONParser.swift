@@ -17,14 +17,12 @@ struct JSONSyntaxError: Error, Sendable, Equatable {
 struct JSONParser {
     static let maximumDepth = 512
 
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> JSONValue {
-        var parser = JSONParser(bytes: bytes)
-        return try parser.parseDocument()
-    }
-
     static func parse<Bytes: ContiguousBytes>(_ data: Bytes) throws(JSONSyntaxError) -> JSONValue {
         let result: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in
-            Result { () throws(JSONSyntaxError) -> JSONValue in try parse(raw) }
+            Result { () throws(JSONSyntaxError) -> JSONValue in
+                var parser = JSONParser(bytes: raw)
+                return try parser.parseDocument()
+            }
         }
         return try result.get()
     }
@@ -58,28 +56,18 @@ struct JSONParser {
             skipWhitespace()
             guard position < bytes.count else { throw error("unexpected end of file; expected a value") }
             switch bytes[position] {
-            case UInt8(ascii: "{"):
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
                 let opening = position
+                let container = Container(isObject: bytes[position] == UInt8(ascii: "{"))
                 position += 1
                 skipWhitespace()
-                if peek() == UInt8(ascii: "}") {
+                if peek() == container.closer {
                     position += 1
-                    value = .object([])
+                    value = container.finish()
                 } else {
                     guard stack.count < Self.maximumDepth else { position = opening; throw error("nested deeper than \(Self.maximumDepth) levels") }
-                    stack.append(Container(isObject: true, key: try parseKey()))
-                    continue parsing
-                }
-            case UInt8(ascii: "["):
-                let opening = position
-                position += 1
-                skipWhitespace()
-                if peek() == UInt8(ascii: "]") {
-                    position += 1
-                    value = .array([])
-                } else {
-                    guard stack.count < Self.maximumDepth else { position = opening; throw error("nested deeper than \(Self.maximumDepth) levels") }
-                    stack.append(Container(isObject: false))
+                    stack.append(container)
+                    if container.isObject { stack[stack.count - 1].key = try parseKey() }
                     continue parsing
                 }
             case UInt8(ascii: "\""):
@@ -255,8 +243,7 @@ struct JSONParser {
             switch byte {
             case UInt8(ascii: "\""):
                 position += 1
-                if let bad = buffer.withUnsafeBytes({ UTF8Validation.firstInvalidOffset($0) }) {
-                    _ = bad
+                if buffer.withUnsafeBytes({ UTF8Validation.firstInvalidOffset($0) }) != nil {
                     throw error("invalid UTF-8 in a string")
                 }
                 return String(decoding: buffer, as: UTF8.self)

@@ -1,29 +1,42 @@
-/// Writes `JSONValue`s: pretty for vinyl files (stable, reviewable diffs), compact for bodies.
+/// Writes `JSONValue`s: pretty for vinyl files (stable, reviewable diffs), compact for bodies,
+/// or in the `JSONLayout` a body came in.
 ///
 /// Members are written in the order they are held; the vinyl encoders sort their own keys,
 /// while bodies keep the order they were received in (that is what makes them byte-exact).
 struct JSONWriter {
     private(set) var bytes: [UInt8] = []
-    private let pretty: Bool
+    private let layout: JSONLayout
+    /// The layout's indent per level, as one byte repeated (a space or a tab, never a mix).
+    private let indentByte: UInt8
+    private let indentWidth: Int
 
-    private init(pretty: Bool) { self.pretty = pretty }
+    private init(layout: JSONLayout) {
+        self.layout = layout
+        indentByte = layout.indent.first ?? 0x20
+        indentWidth = layout.indent.count
+    }
+
+    /// The vinyl files' layout.
+    private static let prettyLayout = JSONLayout(spelling: "indent 2, space after colon, final newline")!
 
     static func compact(_ value: JSONValue) -> [UInt8] {
-        var writer = JSONWriter(pretty: false)
-        writer.write(value, indent: 0)
-        return writer.bytes
+        write(value, in: JSONLayout())
     }
 
     static func pretty(_ value: JSONValue) -> [UInt8] {
-        var writer = JSONWriter(pretty: true)
-        writer.bytes.reserveCapacity(4096)
-        writer.write(value, indent: 0)
-        writer.bytes.append(0x0A)
+        write(value, in: prettyLayout)
+    }
+
+    static func write(_ value: JSONValue, in layout: JSONLayout) -> [UInt8] {
+        var writer = JSONWriter(layout: layout)
+        if !layout.indent.isEmpty { writer.bytes.reserveCapacity(4096) }
+        writer.write(value, level: 0)
+        if layout.finalNewline { writer.bytes.append(0x0A) }
         return writer.bytes
     }
 
     // Recursion is safe here: values come from the parser (≤ 512 levels) or from our own model.
-    private mutating func write(_ value: JSONValue, indent: Int) {
+    private mutating func write(_ value: JSONValue, level: Int) {
         switch value {
         case .null: append("null")
         case .bool(let flag): append(flag ? "true" : "false")
@@ -33,33 +46,41 @@ struct JSONWriter {
             if items.isEmpty { append("[]"); return }
             bytes.append(UInt8(ascii: "["))
             for (index, item) in items.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                newline(indent + 1)
-                write(item, indent: indent + 1)
+                if index > 0 { comma() }
+                newline(level + 1)
+                write(item, level: level + 1)
             }
-            newline(indent)
+            newline(level)
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             if members.isEmpty { append("{}"); return }
             bytes.append(UInt8(ascii: "{"))
             for (index, member) in members.enumerated() {
-                if index > 0 { bytes.append(UInt8(ascii: ",")) }
-                newline(indent + 1)
+                if index > 0 { comma() }
+                newline(level + 1)
                 writeString(member.key)
+                if layout.spaceBeforeColon { bytes.append(0x20) }
                 bytes.append(UInt8(ascii: ":"))
-                if pretty { bytes.append(UInt8(ascii: " ")) }
-                write(member.value, indent: indent + 1)
+                if layout.spaceAfterColon { bytes.append(0x20) }
+                write(member.value, level: level + 1)
             }
-            newline(indent)
+            newline(level)
             bytes.append(UInt8(ascii: "}"))
         }
     }
 
     @inline(__always)
-    private mutating func newline(_ indent: Int) {
-        guard pretty else { return }
+    private mutating func comma() {
+        bytes.append(UInt8(ascii: ","))
+        if layout.spaceAfterComma, indentWidth == 0 { bytes.append(0x20) }
+    }
+
+    @inline(__always)
+    private mutating func newline(_ level: Int) {
+        guard indentWidth > 0 else { return }
         bytes.append(0x0A)
-        for _ in 0..<indent { bytes.append(0x20); bytes.append(0x20) }
+        // Byte by byte: appending the indent as an array per level was slower.
+        for _ in 0..<(level * indentWidth) { bytes.append(indentByte) }
     }
 
     @inline(__always)
@@ -69,19 +90,33 @@ struct JSONWriter {
 
     private mutating func writeString(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
-        var text = text
-        // Runs of bytes that need no escape (nearly all of a body or a header) are copied whole.
-        text.withUTF8 { utf8 in
-            // A body's megabytes grow the buffer once, geometrically, not by repeated doubling.
-            if bytes.capacity - bytes.count < utf8.count + 1 { bytes.reserveCapacity(Swift.max(bytes.count * 2, bytes.count + utf8.count + 4096)) }
-            Self.needsEscape.withUnsafeBufferPointer { table in
-                var runStart = 0
-                for index in utf8.indices where table[Int(utf8[index])] {
-                    bytes.append(contentsOf: utf8[runStart..<index])
-                    writeEscape(utf8[index])
-                    runStart = index + 1
+        if layout.asciiEscapes {
+            for scalar in text.unicodeScalars {
+                if scalar.value < 0x80 {
+                    writeASCII(UInt8(scalar.value))
+                } else if scalar.value > 0xFFFF {
+                    let offset = scalar.value - 0x10000
+                    escape(UInt16(0xD800 + (offset >> 10)))
+                    escape(UInt16(0xDC00 + (offset & 0x3FF)))
+                } else {
+                    escape(UInt16(scalar.value))
                 }
-                bytes.append(contentsOf: utf8[runStart...])
+            }
+        } else {
+            var text = text
+            // Runs of bytes that need no escape (nearly all of a body or a header) are copied whole.
+            text.withUTF8 { utf8 in
+                // A body's megabytes grow the buffer once, geometrically, not by repeated doubling.
+                if bytes.capacity - bytes.count < utf8.count + 1 { bytes.reserveCapacity(Swift.max(bytes.count * 2, bytes.count + utf8.count + 4096)) }
+                (layout.escapedSlashes ? Self.needsEscapeOrSlash : Self.needsEscape).withUnsafeBufferPointer { table in
+                    var runStart = 0
+                    for index in utf8.indices where table[Int(utf8[index])] {
+                        bytes.append(contentsOf: utf8[runStart..<index])
+                        writeASCII(utf8[index])
+                        runStart = index + 1
+                    }
+                    bytes.append(contentsOf: utf8[runStart...])
+                }
             }
         }
         bytes.append(UInt8(ascii: "\""))
@@ -89,21 +124,32 @@ struct JSONWriter {
 
     /// The bytes a JSON string may not hold as they are: `"`, `\\` and control characters.
     private static let needsEscape: [Bool] = (0...255).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }
+    /// The same and `/`, for layouts that escape it.
+    private static let needsEscapeOrSlash: [Bool] = (0...255).map { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x2F }
 
-    private mutating func writeEscape(_ byte: UInt8) {
+    /// An ASCII byte, escaped where JSON or the layout asks.
+    private mutating func writeASCII(_ byte: UInt8) {
         switch byte {
         case UInt8(ascii: "\""): append("\\\"")
         case UInt8(ascii: "\\"): append("\\\\")
+        case UInt8(ascii: "/") where layout.escapedSlashes: append("\\/")
         case 0x0A: append("\\n")
         case 0x0D: append("\\r")
         case 0x09: append("\\t")
         case 0x08: append("\\b")
         case 0x0C: append("\\f")
-        default:
-            append("\\u00")
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            bytes.append(hex[Int(byte >> 4)])
-            bytes.append(hex[Int(byte & 0xF)])
+        case 0..<0x20: escape(UInt16(byte))
+        default: bytes.append(byte)
         }
     }
+
+    /// `\uXXXX`, in the layout's case.
+    private mutating func escape(_ unit: UInt16) {
+        let hex = layout.upperCaseEscapes ? Self.upperHex : Self.lowerHex
+        append("\\u")
+        for shift in stride(from: 12, through: 0, by: -4) { bytes.append(hex[Int((unit >> UInt16(shift)) & 0xF)]) }
+    }
+
+    private static let lowerHex = Array("0123456789abcdef".utf8)
+    private static let upperHex = Array("0123456789ABCDEF".utf8)
 }
