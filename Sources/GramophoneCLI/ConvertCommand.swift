@@ -98,14 +98,14 @@ enum ConvertCommand: Command {
         }
     }
 
-    static func chooseOutputFormat(option: String?, output: String) -> Result<VinylFormat, UsageMessage> {
+    static func chooseOutputFormat(option: String?, output: String) -> Result<VinylFormat, UsageError> {
         let writable = VinylFormat.allCases.filter(\.isWritable).map(\.description).joined(separator: ", ")
         if let option {
             guard let format = VinylFormat(name: option) else {
-                return .failure(UsageMessage("unknown format '\(option)' for --to. Writable formats: \(writable)"))
+                return .failure(UsageError("unknown format '\(option)' for --to. Writable formats: \(writable)"))
             }
             guard format.isWritable else {
-                return .failure(UsageMessage("\(format) is read, not written. Writable formats: \(writable)"))
+                return .failure(UsageError("\(format) is read, not written. Writable formats: \(writable)"))
             }
             return .success(format)
         }
@@ -115,13 +115,7 @@ enum ConvertCommand: Command {
         case "plist": return .success(.plist)
         case "har": return .success(.har)
         case let other:
-            return .failure(UsageMessage("cannot tell the output format from \(other.isEmpty ? "a name without extension" : "the extension .\(other)"); use --to FORMAT (\(writable))"))
+            return .failure(UsageError("cannot tell the output format from \(other.isEmpty ? "a name without extension" : "the extension .\(other)"); use --to FORMAT (\(writable))"))
         }
     }
-}
-
-/// A usage mistake's message, as a `Result` failure.
-struct UsageMessage: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -38,12 +38,9 @@ enum InspectCommand: Command {
         """
     static let flags: Set<String> = ["json", "messages"]
     static let options: Set<String> = []
+    static let operand: String? = "FILE"
 
     static func run(_ arguments: Arguments) -> ExitCode {
-        guard !arguments.positional.isEmpty else {
-            Output.err("error: inspect needs at least one FILE\n\n\(usage)")
-            return .usage
-        }
         var status = ExitCode.success
         for path in arguments.positional {
             var isFolder: ObjCBool = false
@@ -76,10 +73,7 @@ enum InspectCommand: Command {
     /// Prints one file's tracks; false when it could not be read (the error went to stderr).
     static func inspect(file path: String, json asJSON: Bool, messages: Bool = false) -> Bool {
         do {
-            let url = URL(fileURLWithPath: path)
-            let data = try FileInput.read(path)
-            let format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
-            let vinyl = try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path)
+            let (vinyl, format) = try FileInput.vinyl(path)
             Output.out(asJSON ? json(vinyl, file: path, format: format) : table(vinyl, file: path, format: format, messages: messages))
             return true
         } catch {
@@ -127,7 +121,7 @@ enum InspectCommand: Command {
             let request = ["#\(index)", track.request.method, track.request.url.absoluteString, "→"]
             switch track.outcome {
             case .response(let response):
-                let kind = response.conversation.map(ConversationListing.kind) ?? bodyKind(response.body, headers: response.headers)
+                let kind = response.conversation.map { "websocket: " + $0.summary } ?? bodyKind(response.body, headers: response.headers)
                 return request + ["\(response.status)", "\(response.body.count) B", kind + (response.streamSummary.map { ", streamed in \($0)" } ?? "")]
             case .failure(let failure):
                 return request + ["error", "\(failure.domain) \(failure.code)", ""]
@@ -173,8 +167,7 @@ enum InspectCommand: Command {
             }
             return entry
         }
-        let object: [String: Any] = ["name": vinyl.name, "file": file, "format": format.description, "tracks": tracks]
-        return serialise(object)
+        return Output.json(["name": vinyl.name, "file": file, "format": format.description, "tracks": tracks])
     }
 
     static func table(_ mocktail: MocktailCollection, folder: String) -> String {
@@ -195,12 +188,7 @@ enum InspectCommand: Command {
                 "bodyKind": bodyKind(stub.body, headers: stub.headers), "file": stub.file ?? "",
             ]
         }
-        return serialise(["file": folder, "format": "mocktail", "stubs": stubs])
-    }
-
-    private static func serialise(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return Output.json(["file": folder, "format": "mocktail", "stubs": stubs])
     }
 }
 

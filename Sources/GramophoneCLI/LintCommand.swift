@@ -34,12 +34,9 @@ enum LintCommand: Command {
         """
     static let flags: Set<String> = ["quiet"]
     static let options: Set<String> = ["max-age", "matching"]
+    static let operand: String? = "FILE"
 
     static func run(_ arguments: Arguments) -> ExitCode {
-        guard !arguments.positional.isEmpty else {
-            Output.err("error: lint needs at least one FILE\n\n\(usage)")
-            return .usage
-        }
         var maxAge: TimeInterval?
         if let text = arguments.options["max-age"] {
             guard let age = parseAge(text) else {

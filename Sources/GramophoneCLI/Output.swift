@@ -9,6 +9,18 @@ enum Output {
     static func err(_ text: String) {
         FileHandle.standardError.write(Data((text + "\n").utf8))
     }
+
+    /// `object` as one line of JSON for tools: sorted keys, slashes unescaped.
+    static func json(_ object: [String: Any]) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// A mistake on the command line, said in a sentence; the command's usage follows it.
+struct UsageError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
 }
 
 /// Exit codes, as documented in `gramophone --help`.
@@ -23,11 +35,18 @@ enum ExitCode: Int32 {
 }
 
 /// A command the CLI runs.
-protocol Command {
+protocol Command: Sendable {
     static var name: String { get }
     static var summary: String { get }
     static var usage: String { get }
     static var flags: Set<String> { get }
     static var options: Set<String> { get }
-    static func run(_ arguments: Arguments) -> ExitCode
+    /// What the command takes one or more of (`FILE`), checked before `run`; nil when `run`
+    /// checks its positional arguments itself.
+    static var operand: String? { get }
+    static func run(_ arguments: Arguments) async -> ExitCode
+}
+
+extension Command {
+    static var operand: String? { nil }
 }

@@ -28,12 +28,9 @@ enum ScanCommand: Command {
         """
     static let flags: Set<String> = []
     static let options: Set<String> = []
+    static let operand: String? = "FILE"
 
     static func run(_ arguments: Arguments) -> ExitCode {
-        guard !arguments.positional.isEmpty else {
-            Output.err("error: scan needs at least one FILE\n\n\(usage)")
-            return .usage
-        }
         var found = 0
         var unreadable = 0
         for path in arguments.positional {

@@ -87,6 +87,4 @@ public struct ConnectionSpeed: Sendable, Equatable {
     public static let wifi = kbps(12000)
 
     var bytesPerSecond: Double { bitsPerSecond / 8 }
-
-    var description: String { "\(bitsPerSecond / 1000) kbps" }
 }

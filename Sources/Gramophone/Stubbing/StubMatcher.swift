@@ -11,8 +11,8 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     enum Kind: Sendable {
         /// Vinyl matchers against a reference request (its parts taken apart once, here).
         case request([Matcher], Track.Request, RequestParts, String)
-        case regex(RegexBox, [String])
-        case pathRegex(RegexBox, [String])
+        /// On the URL's path, or on the whole URL as text.
+        case regex(RegexBox, [String], onPath: Bool)
         case headerPresent(String)
         case uriTemplate(URITemplate)
         case path(PathPattern)
@@ -29,7 +29,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
         switch kind {
         case .bodyBytes, .json, .custom: return true
         case .request(let matchers, _, _, _): return matchers.contains { $0.readsBody }
-        case .regex, .pathRegex, .headerPresent, .uriTemplate, .path: return false
+        case .regex, .headerPresent, .uriTemplate, .path: return false
         }
     }
 
@@ -39,12 +39,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     /// (`(?<id>[0-9]+)`) are captured as variables.
     /// - Throws: `StubError.invalidPattern` when the expression does not compile.
     public static func urlRegex(_ pattern: String) throws(StubError) -> StubMatcher {
-        do {
-            let regex = try NSRegularExpression(pattern: pattern, options: [])
-            return StubMatcher(kind: .regex(RegexBox(regex), groupNames(in: pattern)))
-        } catch {
-            throw StubError.invalidPattern(pattern, kind: "regular expression", problem: "\(error)")
-        }
+        try regex(pattern, onPath: false)
     }
 
     /// The URL's path (percent escapes undone, as `URL.path` gives it: empty for
@@ -53,9 +48,12 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     /// path, not to the whole URL as in `urlRegex(_:)`. Named groups are captured as variables.
     /// - Throws: `StubError.invalidPattern` when the expression does not compile.
     public static func pathRegex(_ pattern: String) throws(StubError) -> StubMatcher {
+        try regex(pattern, onPath: true)
+    }
+
+    private static func regex(_ pattern: String, onPath: Bool) throws(StubError) -> StubMatcher {
         do {
-            let regex = try NSRegularExpression(pattern: pattern, options: [])
-            return StubMatcher(kind: .pathRegex(RegexBox(regex), groupNames(in: pattern)))
+            return StubMatcher(kind: .regex(RegexBox(try NSRegularExpression(pattern: pattern, options: [])), groupNames(in: pattern), onPath: onPath))
         } catch {
             throw StubError.invalidPattern(pattern, kind: "regular expression", problem: "\(error)")
         }
@@ -153,8 +151,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .request(_, _, _, let text): return text
-        case .regex(let regex, _): return "url matching /\(regex.value.pattern)/"
-        case .pathRegex(let regex, _): return "path matching /\(regex.value.pattern)/"
+        case .regex(let regex, _, let onPath): return "\(onPath ? "path" : "url") matching /\(regex.value.pattern)/"
         case .headerPresent(let name): return "header \(name) present"
         case .uriTemplate(let template): return "URI template \(template)"
         case .path(let pattern): return "path \(pattern)"
@@ -178,8 +175,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
             return .failed(differences.joined(separator: "; ").replacingOccurrences(of: "\n", with: "; ") + " (request vs stub)")
         case .headerPresent(let name):
             return request.headers[name] != nil ? .matched([:]) : .failed("no header \(name)")
-        case .regex(let regex, let names), .pathRegex(let regex, let names):
-            let onPath = if case .pathRegex = kind { true } else { false }
+        case .regex(let regex, let names, let onPath):
             let text = onPath ? request.url.path : request.url.absoluteString
             guard let result = regex.value.firstMatch(in: text, options: [], range: NSRange(text.startIndex..., in: text)) else {
                 return .failed("\(onPath ? "path" : "url") \(text.isEmpty ? "(empty)" : text) does not match /\(regex.value.pattern)/")
