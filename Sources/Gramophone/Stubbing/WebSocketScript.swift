@@ -98,14 +98,9 @@ public struct WebSocketScript: Sendable {
         case .json(let template):
             var variables: [String: String] = [:]
             if message.kind == .text, case .object(let members)? = try? JSONParser.parse(message.payload) {
+                // A string without its quotes; anything else as JSON writes it.
                 for (key, value) in members {
-                    switch value {
-                    case .string(let text): variables[key] = text
-                    case .number(let literal): variables[key] = literal
-                    case .bool(let flag): variables[key] = flag ? "true" : "false"
-                    case .null: variables[key] = "null"
-                    default: variables[key] = String(decoding: JSONWriter.compact(value), as: UTF8.self)
-                    }
+                    if case .string(let text) = value { variables[key] = text } else { variables[key] = String(decoding: JSONWriter.compact(value), as: UTF8.self) }
                 }
             }
             return [.text(String(decoding: Placeholders.fill(Data(template.utf8), variables: variables, values: [:]), as: UTF8.self))]
