@@ -71,7 +71,7 @@ package struct DriftCheck: Sendable {
             request.url = components.url ?? recorded.url
             request.headers["Host"] = nil
         }
-        request = PlaceholderFill(placeholders).filling(request)
+        request = PlaceholderFill(values: placeholders).filling(request)
         for field in headers.fields { request.headers[field.name] = field.value }
         // The body may have changed length; the session sets the right one.
         request.headers["Content-Length"] = nil

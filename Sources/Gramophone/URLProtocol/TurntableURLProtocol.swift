@@ -244,10 +244,7 @@ extension Turntable {
     @available(watchOS, unavailable, message: "URLProtocol does not intercept requests on watchOS: hand the code under test a Turntable (a NetworkSession) instead")
     public func makeURLSessionConfiguration(base: URLSessionConfiguration? = nil) -> URLSessionConfiguration {
         let base = base ?? recordingConfiguration
-        return settings.withLock { settings in
-            let configuration = makeURLSessionConfigurationLocked(&settings, base: base)
-            return configuration
-        }
+        return settings.withLock { makeURLSessionConfigurationLocked(&$0, base: base) }
     }
 
     /// A real `URLSession` whose requests this Turntable answers, for code that needs a
