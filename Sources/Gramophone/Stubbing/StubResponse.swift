@@ -92,7 +92,7 @@ public struct StubResponse: Sendable {
     /// - Throws: `StubError.unreadableFile` when the file cannot be read.
     public static func file(_ url: URL, status: Int = 200, contentType: String? = nil) throws(StubError) -> StubResponse {
         do {
-            return data(try Data(contentsOf: url), status: status, contentType: contentType ?? Self.contentType(forExtension: url.pathExtension) ?? "application/octet-stream")
+            return data(try Data(contentsOf: url), status: status, contentType: contentType ?? Self.contentTypes[url.pathExtension.lowercased()] ?? "application/octet-stream")
         } catch {
             throw StubError.unreadableFile(url.path, problem: (error as NSError).localizedDescription)
         }
@@ -161,19 +161,11 @@ public struct StubResponse: Sendable {
         return copy
     }
 
-    private static func contentType(forExtension ext: String) -> String? {
-        switch ext.lowercased() {
-        case "json": return "application/json"
-        case "txt": return "text/plain; charset=utf-8"
-        case "html", "htm": return "text/html; charset=utf-8"
-        case "xml": return "application/xml"
-        case "png": return "image/png"
-        case "jpg", "jpeg": return "image/jpeg"
-        case "gif": return "image/gif"
-        case "pdf": return "application/pdf"
-        default: return nil
-        }
-    }
+    /// Content types by lower-case file extension, for `file(_:status:contentType:)`.
+    private static let contentTypes = [
+        "json": "application/json", "txt": "text/plain; charset=utf-8", "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8",
+        "xml": "application/xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "pdf": "application/pdf",
+    ]
 }
 
 /// The request a dynamic stub response is computed from.
