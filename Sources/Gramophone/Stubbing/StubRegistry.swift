@@ -115,16 +115,6 @@ public final class StubRegistry: Sendable {
         set { state.withLock { $0.placeholders = newValue } }
     }
 
-    /// The requests the stub `id` answered, in order.
-    func requests(answeredBy id: Int) -> [Track.Request] {
-        state.withLock { $0.answered[id]?.requests ?? [] }
-    }
-
-    /// How many requests the stub `id` answered.
-    func count(answeredBy id: Int) -> Int {
-        state.withLock { $0.answered[id]?.count ?? 0 }
-    }
-
     /// Counts `request` as answered by `entry`'s stub, if it is still there and under its
     /// limit: the position of this answer (from 0), or nil. Under the lock, so concurrent
     /// requests each get their own position and a limit is never overrun.

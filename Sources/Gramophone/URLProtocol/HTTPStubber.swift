@@ -126,14 +126,8 @@ public final class HTTPStubber: Sendable {
     /// Back to a clean slate: no stubs (their handles' `requests` become empty), no ignore
     /// rules, no placeholders, no network condition, `.optIn`. Whether the stubber is enabled does not change. Call it after each test.
     public func reset() {
-        stubs.state.withLock { state in
-            state.entries.removeAll()
-            state.answered.removeAll()
-            state.ignoreRules.removeAll()
-            state.placeholders.removeAll()
-            state.condition = nil
-            state.unhandledMode = .optIn
-        }
+        // Everything as new but the ids, so no handle of a stub added later equals an old one.
+        stubs.state.withLock { $0 = StubRegistry.State(nextID: $0.nextID) }
     }
 
     // MARK: Sessions
