@@ -34,14 +34,11 @@ struct Arguments: Equatable {
                 if inlineValue != nil { throw UsageError("--\(name) takes no value") }
                 flags.insert(name)
             } else if optionNames.contains(name) {
-                if let inlineValue {
-                    options[name] = inlineValue
-                } else {
-                    guard index < arguments.count else { throw UsageError("--\(name) needs a value") }
-                    options[name] = arguments[index]
-                    index += 1
-                }
-                allOptions[name, default: []].append(options[name] ?? "")
+                // `--name=value`, or the next argument.
+                guard let value = inlineValue ?? (index < arguments.count ? arguments[index] : nil) else { throw UsageError("--\(name) needs a value") }
+                if inlineValue == nil { index += 1 }
+                options[name] = value
+                allOptions[name, default: []].append(value)
             } else {
                 throw UsageError("unknown option \(argument)")
             }

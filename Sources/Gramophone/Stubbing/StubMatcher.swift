@@ -180,12 +180,8 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
             guard let result = regex.value.firstMatch(in: text, options: [], range: NSRange(text.startIndex..., in: text)) else {
                 return .failed("\(onPath ? "path" : "url") \(text.isEmpty ? "(empty)" : text) does not match /\(regex.value.pattern)/")
             }
-            var values: [String: String] = [:]
-            for name in names {
-                let range = result.range(withName: name)
-                if range.location != NSNotFound, let swiftRange = Range(range, in: text) { values[name] = String(text[swiftRange]) }
-            }
-            return .matched(values)
+            // A group that took part in no match (NSNotFound) captures nothing.
+            return .matched(names.reduce(into: [:]) { values, name in values[name] = Range(result.range(withName: name), in: text).map { String(text[$0]) } })
         case .uriTemplate(let template):
             guard let values = template.match(request.url) else { return .failed("url \(request.url.absoluteString) does not fit the template \(template)") }
             return .matched(values)
