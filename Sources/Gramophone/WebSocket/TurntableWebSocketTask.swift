@@ -242,11 +242,7 @@ final class TurntableWebSocketTask: WebSocketTask {
                 let due = state.echoing(recorded, gate: step.gate)
                 if due.echoed { echoed += 1 }
                 let message = due.message.taskMessage
-                if state.receivers.isEmpty {
-                    state.inbox.append(message)
-                } else {
-                    handed.append((state.receivers.removeFirst(), message))
-                }
+                if let receiver = state.receiver(for: message) { handed.append((receiver, message)) }
             }
             return (handed, nil, echoed)
         }
@@ -270,14 +266,7 @@ final class TurntableWebSocketTask: WebSocketTask {
     }
 
     func deliver(_ message: Message) {
-        let receiver = state.withLock { state -> Receiver? in
-            guard state.phase == .open else { return nil }
-            if state.receivers.isEmpty {
-                state.inbox.append(message)
-                return nil
-            }
-            return state.receivers.removeFirst()
-        }
+        let receiver = state.withLock { $0.phase == .open ? $0.receiver(for: message) : nil }
         receiver?(.success(message))
     }
 
@@ -448,6 +437,16 @@ final class TurntableWebSocketTask: WebSocketTask {
 }
 
 extension TurntableWebSocketTask.State {
+    /// The oldest waiting receive, which `message` goes to; nil when none waits, and the
+    /// message waits in the inbox.
+    mutating func receiver(for message: URLSessionWebSocketTask.Message) -> TurntableWebSocketTask.Receiver? {
+        if receivers.isEmpty {
+            inbox.append(message)
+            return nil
+        }
+        return receivers.removeFirst()
+    }
+
     /// The oldest message not yet received, if any.
     mutating func takeFromInbox() -> URLSessionWebSocketTask.Message? {
         guard inboxHead < inbox.count else { return nil }
