@@ -27,11 +27,8 @@ enum DiffCommand: Command {
     static let flags: Set<String> = ["json"]
     static let options: Set<String> = []
 
-    static func run(_ arguments: Arguments) -> ExitCode {
-        guard arguments.positional.count == 2 else {
-            Output.err("error: diff needs two files, A and B\n\n\(usage)")
-            return .usage
-        }
+    static func run(_ arguments: Arguments) throws(UsageError) -> ExitCode {
+        guard arguments.positional.count == 2 else { throw UsageError("diff needs two files, A and B") }
         let (pathA, pathB) = (arguments.positional[0], arguments.positional[1])
         let a: Vinyl, b: Vinyl
         do {

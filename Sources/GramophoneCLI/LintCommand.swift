@@ -36,21 +36,15 @@ enum LintCommand: Command {
     static let options: Set<String> = ["max-age", "matching"]
     static let operand: String? = "FILE"
 
-    static func run(_ arguments: Arguments) -> ExitCode {
+    static func run(_ arguments: Arguments) throws(UsageError) -> ExitCode {
         var maxAge: TimeInterval?
         if let text = arguments.options["max-age"] {
-            guard let age = parseAge(text) else {
-                Output.err("error: --max-age needs a number and a unit, d (days) or h (hours), such as 90d or 36h; got '\(text)'\n\n\(usage)")
-                return .usage
-            }
+            guard let age = parseAge(text) else { throw UsageError("--max-age needs a number and a unit, d (days) or h (hours), such as 90d or 36h; got '\(text)'") }
             maxAge = age
         }
         var replay: VinylLint.Replay?
         if let text = arguments.options["matching"] {
-            guard let chosen = VinylLint.Replay(rawValue: text) else {
-                Output.err("error: --matching is default or dvr; got '\(text)'\n\n\(usage)")
-                return .usage
-            }
+            guard let chosen = VinylLint.Replay(rawValue: text) else { throw UsageError("--matching is default or dvr; got '\(text)'") }
             replay = chosen
         }
         var total = 0

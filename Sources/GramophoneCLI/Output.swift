@@ -44,7 +44,9 @@ protocol Command: Sendable {
     /// What the command takes one or more of (`FILE`), checked before `run`; nil when `run`
     /// checks its positional arguments itself.
     static var operand: String? { get }
-    static func run(_ arguments: Arguments) async -> ExitCode
+    /// Runs the command. Throws a `UsageError` for a command line it cannot run: the error and
+    /// the command's usage go to stderr, and the CLI exits 2.
+    static func run(_ arguments: Arguments) async throws(UsageError) -> ExitCode
 }
 
 extension Command {

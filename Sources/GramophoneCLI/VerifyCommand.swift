@@ -68,14 +68,8 @@ enum VerifyCommand: Command {
     static let options: Set<String> = ["base-url", "header", "env", "placeholders"]
     static let operand: String? = "VINYL"
 
-    static func run(_ arguments: Arguments) async -> ExitCode {
-        let check: DriftCheck
-        switch makeCheck(arguments) {
-        case .success(let made): check = made
-        case .failure(let error):
-            Output.err("error: \(error.description)\n\n\(usage)")
-            return .usage
-        }
+    static func run(_ arguments: Arguments) async throws(UsageError) -> ExitCode {
+        let check = try makeCheck(arguments)
         let json = arguments.flags.contains("json"), update = arguments.flags.contains("update")
         var results: [[String: Any]] = []
         var failed = false
@@ -178,40 +172,40 @@ enum VerifyCommand: Command {
     }
 
     /// The check the options describe; a usage error for a malformed one.
-    static func makeCheck(_ arguments: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<DriftCheck, UsageError> {
+    static func makeCheck(_ arguments: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError) -> DriftCheck {
         var check = DriftCheck(comparesValues: arguments.flags.contains("values"), includesUnsafe: arguments.flags.contains("include-unsafe"))
         if let text = arguments.options["base-url"] {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-                return .failure(UsageError("--base-url needs an http or https URL with a host, such as https://staging.example.com; got '\(text)'"))
+                throw UsageError("--base-url needs an http or https URL with a host, such as https://staging.example.com; got '\(text)'")
             }
             check.baseURL = url
         }
         for line in arguments.allOptions["header"] ?? [] {
             guard let colon = line.firstIndex(of: ":"), !line[..<colon].trimmingCharacters(in: .whitespaces).isEmpty else {
-                return .failure(UsageError("--header needs 'Name: value', got '\(line)'"))
+                throw UsageError("--header needs 'Name: value', got '\(line)'")
             }
             check.headers[line[..<colon].trimmingCharacters(in: .whitespaces)] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         if let path = arguments.options["placeholders"] {
             guard let data = try? FileInput.read(path), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                return .failure(UsageError("--placeholders needs a readable JSON file holding one object of names and string values, such as {\"access_token\": \"…\"}: \(path)"))
+                throw UsageError("--placeholders needs a readable JSON file holding one object of names and string values, such as {\"access_token\": \"…\"}: \(path)")
             }
             for (name, value) in object {
                 guard let value = value as? String else {
-                    return .failure(UsageError("--placeholders: the value of '\(name)' in \(path) is not a string"))
+                    throw UsageError("--placeholders: the value of '\(name)' in \(path) is not a string")
                 }
                 check.placeholders[name] = value
             }
         }
         for spec in arguments.allOptions["env"] ?? [] {
             let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
-            guard let name = parts.first, !name.isEmpty else { return .failure(UsageError("--env needs NAME or NAME=VARIABLE")) }
+            guard let name = parts.first, !name.isEmpty else { throw UsageError("--env needs NAME or NAME=VARIABLE") }
             let variable = parts.count == 2 ? parts[1] : name
             guard let value = environment[variable] else {
-                return .failure(UsageError("--env \(spec): the environment variable \(variable) is not set"))
+                throw UsageError("--env \(spec): the environment variable \(variable) is not set")
             }
             check.placeholders[name] = value
         }
-        return .success(check)
+        return check
     }
 }

@@ -43,11 +43,8 @@ func runCLI(_ argv: [String]) async -> ExitCode {
             Output.out(command.usage)
             return .success
         }
-        if let operand = command.operand, arguments.positional.isEmpty {
-            Output.err("error: \(command.name) needs at least one \(operand)\n\n\(command.usage)")
-            return .usage
-        }
-        return await command.run(arguments)
+        if let operand = command.operand, arguments.positional.isEmpty { throw UsageError("\(command.name) needs at least one \(operand)") }
+        return try await command.run(arguments)
     } catch {
         Output.err("error: \(error)\n\n\(command.usage)")
         return .usage
