@@ -52,10 +52,15 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     }
 
     private static func regex(_ pattern: String, onPath: Bool) throws(StubError) -> StubMatcher {
+        try reading(pattern, as: "regular expression") { .regex(RegexBox(try NSRegularExpression(pattern: pattern, options: [])), groupNames(in: pattern), onPath: onPath) }
+    }
+
+    /// The matcher `make` reads from `text`, or `StubError.invalidPattern` saying why `text` is no good `kind`.
+    private static func reading(_ text: String, as kind: String, _ make: () throws -> Kind) throws(StubError) -> StubMatcher {
         do {
-            return StubMatcher(kind: .regex(RegexBox(try NSRegularExpression(pattern: pattern, options: [])), groupNames(in: pattern), onPath: onPath))
+            return StubMatcher(kind: try make())
         } catch {
-            throw StubError.invalidPattern(pattern, kind: "regular expression", problem: "\(error)")
+            throw .invalidPattern(text, kind: kind, problem: (error as? URITemplate.SyntaxError)?.message ?? (error as? JSONSyntaxError)?.message ?? "\(error)")
         }
     }
 
@@ -63,22 +68,14 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     /// a path such as `/repos/{owner}/{repo}`); the variables' values are captured.
     /// - Throws: `StubError.invalidPattern` when the template is malformed.
     public static func uriTemplate(_ template: String) throws(StubError) -> StubMatcher {
-        do {
-            return StubMatcher(kind: .uriTemplate(try URITemplate(template)))
-        } catch {
-            throw StubError.invalidPattern(template, kind: "URI template", problem: error.message)
-        }
+        try reading(template, as: "URI template") { .uriTemplate(try URITemplate(template)) }
     }
 
     /// The path fits the pattern, where `*` is any one component and `{name}` is any one
     /// component captured as `name`: `/users/{id}/*`. A pattern of `*` alone fits every path.
     /// - Throws: `StubError.invalidPattern` when a variable is not a whole `{name}` component.
     public static func path(_ pattern: String) throws(StubError) -> StubMatcher {
-        do {
-            return StubMatcher(kind: .path(try PathPattern(pattern)))
-        } catch {
-            throw StubError.invalidPattern(pattern, kind: "path pattern", problem: error.message)
-        }
+        try reading(pattern, as: "path pattern") { .path(try PathPattern(pattern)) }
     }
 
     /// The host, ignoring case.
@@ -111,11 +108,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     /// (`1.0` and `1`) do not count.
     /// - Throws: `StubError.invalidPattern` when `text` is not JSON.
     public static func json(_ text: String) throws(StubError) -> StubMatcher {
-        do {
-            return StubMatcher(kind: .json(try JSONParser.parse(Data(text.utf8))))
-        } catch {
-            throw StubError.invalidPattern(text, kind: "JSON", problem: error.message)
-        }
+        try reading(text, as: "JSON") { .json(try JSONParser.parse(Data(text.utf8))) }
     }
 
     /// The body is JSON equal to `value` encoded (by `encoder`, if given): key order,
