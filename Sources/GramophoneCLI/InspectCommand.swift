@@ -41,18 +41,20 @@ enum InspectCommand: Command {
     static let operand: String? = "FILE"
 
     static func run(_ arguments: Arguments) -> ExitCode {
+        let asJSON = arguments.flags.contains("json"), messages = arguments.flags.contains("messages")
         var status = ExitCode.success
         for path in arguments.positional {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-                if !inspect(file: path, json: arguments.flags.contains("json"), messages: arguments.flags.contains("messages")) { status = .failure }
+                if !inspect(file: path, json: asJSON, messages: messages) { status = .failure }
                 continue
             }
             do {
                 let url = URL(fileURLWithPath: path)
-                if try holdsMocktailFiles(url) {
+                // A Mocktail folder is one with `.tail` files directly in it, as Mocktail reads them.
+                if try FileManager.default.contentsOfDirectory(atPath: path).contains(where: { $0.lowercased().hasSuffix(".tail") }) {
                     let mocktail = try MocktailCollection(contentsOf: url)
-                    Output.out(arguments.flags.contains("json") ? json(mocktail, folder: path) : table(mocktail, folder: path))
+                    Output.out(asJSON ? json(mocktail, folder: path) : table(mocktail, folder: path))
                     continue
                 }
                 let files = try vinylFiles(in: url)
@@ -61,7 +63,7 @@ enum InspectCommand: Command {
                         .notFound, file: path, problem: "the folder holds no vinyl files (.json, .plist, .har, .yml, .yaml) and no Mocktail .tail files",
                         fix: "Pass a vinyl file, or the folder that holds them")
                 }
-                for file in files where !inspect(file: file, json: arguments.flags.contains("json"), messages: arguments.flags.contains("messages")) { status = .failure }
+                for file in files where !inspect(file: file, json: asJSON, messages: messages) { status = .failure }
             } catch {
                 Output.err("error: \(error)")
                 status = .failure
@@ -80,11 +82,6 @@ enum InspectCommand: Command {
             Output.err("error: \(error)")
             return false
         }
-    }
-
-    /// A Mocktail folder is one with `.tail` files directly in it, as Mocktail reads them.
-    static func holdsMocktailFiles(_ folder: URL) throws -> Bool {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).contains { $0.lowercased().hasSuffix(".tail") }
     }
 
     /// The vinyl files in `folder` and its subfolders (a `Vinyls` folder keeps a suite's vinyls

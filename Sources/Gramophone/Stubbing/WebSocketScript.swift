@@ -83,10 +83,7 @@ public struct WebSocketScript: Sendable {
         guard message.kind == .text else { return false }
         if String(decoding: message.payload, as: UTF8.self) == trigger { return true }
         guard let value = try? JSONParser.parse(message.payload) else { return false }
-        for key in ["type", "method"] {
-            if case .string(let found)? = value[key], found == trigger { return true }
-        }
-        return false
+        return ["type", "method"].contains { value[$0] == .string(trigger) }
     }
 
     private static func expand(_ reply: Reply, for message: WebSocketMessage) -> [WebSocketMessage.Content] {
