@@ -99,9 +99,11 @@ final class TurntableWebSocketTask: WebSocketTask {
         let conversation: WebSocketConversation?
         switch answer.source {
         case .track(let index, _):
-            conversation = turntable.conversation(ofTrack: index)
             state.withLock { $0.trackIndex = index }
-            turntable.deck.withLock { $0.noteSent(0, onTrack: index) }
+            conversation = turntable.deck.withLock { deck in
+                deck.noteSent(0, onTrack: index)
+                return deck.index.tracks.indices.contains(index) ? deck.index.tracks[index].response?.conversation : nil
+            }
         case .stub:
             if let script = answer.webSocketScript, case .success(let (head, _)) = answer.outcome, head.statusCode == 101 {
                 playScript(script, handshake: live)
