@@ -158,6 +158,8 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     enum Verdict: Sendable {
         case matched([String: String])
         case failed(String)
+
+        var holds: Bool { if case .matched = self { true } else { false } }
     }
 
     func evaluate(_ request: Track.Request, parts: RequestParts) -> Verdict {

@@ -140,14 +140,8 @@ public final class StubRegistry: Sendable {
             return copy
         }
         let parts = RequestParts(request)
-        let ignored = snapshot.ignoreRules.contains { rule in
-            rule.allSatisfy { matcher in
-                if bodyUnknown && matcher.readsBody { return false }
-                if case .matched = matcher.evaluate(request, parts: parts) { return true }
-                return false
-            }
-        }
-        if ignored { return .ignored }
+        // A rule all of whose matchers hold ignores the request; one reading a body not known yet does not hold.
+        if snapshot.ignoreRules.contains(where: { $0.allSatisfy { !(bodyUnknown && $0.readsBody) && $0.evaluate(request, parts: parts).holds } }) { return .ignored }
         var attempts: [StubMissReport.Attempt] = []
         func passOver(_ entry: Entry, _ reason: String) { attempts.append(.init(stub: entry.stub.description, priority: entry.stub.priority, reason: reason)) }
         for entry in snapshot.entries {
