@@ -31,13 +31,9 @@ public struct WebSocketScript: Sendable {
         case messages([Reply])
     }
 
-    struct Rule: Sendable {
-        var trigger: String?
-        var reply: Reply
-    }
-
     var pushes: [WebSocketMessage.Content] = []
-    var rules: [Rule] = []
+    /// In the order they were added; a rule without a trigger answers every message.
+    var rules: [(trigger: String?, reply: Reply)] = []
     var close: (after: Int, code: Int, reason: String)?
 
     /// An empty script: no pushes, no replies, no close.
@@ -53,7 +49,7 @@ public struct WebSocketScript: Sendable {
     /// The same script answering every message with `reply` (after the rules added before it).
     public func replying(with reply: Reply) -> WebSocketScript {
         var copy = self
-        copy.rules.append(Rule(trigger: nil, reply: reply))
+        copy.rules.append((nil, reply))
         return copy
     }
 
@@ -61,7 +57,7 @@ public struct WebSocketScript: Sendable {
     /// or `"method"` is `text`) with `reply`.
     public func replying(to text: String, with reply: Reply) -> WebSocketScript {
         var copy = self
-        copy.rules.append(Rule(trigger: text, reply: reply))
+        copy.rules.append((text, reply))
         return copy
     }
 
@@ -75,7 +71,7 @@ public struct WebSocketScript: Sendable {
 
     /// What the server answers to `message`: the first rule that matches, or nothing.
     func replies(to message: WebSocketMessage) -> [WebSocketMessage.Content] {
-        guard let rule = rules.first(where: { $0.trigger == nil || Self.matches($0.trigger ?? "", message) }) else { return [] }
+        guard let rule = rules.first(where: { $0.trigger.map { Self.matches($0, message) } ?? true }) else { return [] }
         return Self.expand(rule.reply, for: message)
     }
 
