@@ -25,7 +25,6 @@ enum DiffCommand: Command {
         EXIT CODES: 0 the requests are identical, 1 they differ or a file could not be read, 2 bad usage.
         """
     static let flags: Set<String> = ["json"]
-    static let options: Set<String> = []
 
     static func run(_ arguments: Arguments) throws(UsageError) -> ExitCode {
         guard arguments.positional.count == 2 else { throw UsageError("diff needs two files, A and B") }

@@ -37,7 +37,6 @@ enum InspectCommand: Command {
         EXIT CODES: 0 success, 1 a file could not be read, 2 bad usage.
         """
     static let flags: Set<String> = ["json", "messages"]
-    static let options: Set<String> = []
     static let operand: String? = "FILE"
 
     static func run(_ arguments: Arguments) -> ExitCode {

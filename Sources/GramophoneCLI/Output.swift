@@ -49,6 +49,9 @@ protocol Command: Sendable {
     static func run(_ arguments: Arguments) async throws(UsageError) -> ExitCode
 }
 
+/// What most commands take: no flags or options but `--help`, and their own positional arguments.
 extension Command {
+    static var flags: Set<String> { [] }
+    static var options: Set<String> { [] }
     static var operand: String? { nil }
 }
