@@ -9,10 +9,6 @@ struct Arguments: Equatable {
     /// Every value of each option, in order, for options that may repeat (`--header`).
     var allOptions: [String: [String]] = [:]
 
-    struct Error: Swift.Error, Equatable, CustomStringConvertible {
-        var description: String
-    }
-
     /// - Parameters:
     ///   - flagNames: options that take no value (without dashes).
     ///   - optionNames: options that take a value.
@@ -35,19 +31,16 @@ struct Arguments: Equatable {
                 name = String(name[..<equals])
             }
             if flagNames.contains(name) || name == "help" {
-                if inlineValue != nil { throw Error(description: "--\(name) takes no value") }
+                if inlineValue != nil { throw UsageError("--\(name) takes no value") }
                 flags.insert(name)
             } else if optionNames.contains(name) {
-                if let inlineValue {
-                    options[name] = inlineValue
-                } else {
-                    guard index < arguments.count else { throw Error(description: "--\(name) needs a value") }
-                    options[name] = arguments[index]
-                    index += 1
-                }
-                allOptions[name, default: []].append(options[name] ?? "")
+                // `--name=value`, or the next argument.
+                guard let value = inlineValue ?? (index < arguments.count ? arguments[index] : nil) else { throw UsageError("--\(name) needs a value") }
+                if inlineValue == nil { index += 1 }
+                options[name] = value
+                allOptions[name, default: []].append(value)
             } else {
-                throw Error(description: "unknown option \(argument)")
+                throw UsageError("unknown option \(argument)")
             }
         }
     }

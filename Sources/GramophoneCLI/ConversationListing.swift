@@ -1,14 +1,10 @@
 import Foundation
 import Gramophone
 
-/// How `gramophone inspect` shows a WebSocket conversation: one line on its track always, its
-/// messages under the track with `--messages`, and all of it in `--json`.
+/// How `gramophone inspect` shows a WebSocket conversation: one line on its track always
+/// (`websocket: ` and its summary), its messages under the track with `--messages`, and all of
+/// it in `--json`.
 enum ConversationListing {
-    /// The track's kind column: `websocket: 12 messages (5 sent, 7 received) over 480 ms, closed by the server with 1000`.
-    static func kind(_ conversation: WebSocketConversation) -> String {
-        "websocket: " + conversation.summary
-    }
-
     /// One line per message, `[N]` as the file numbers them, then how the conversation ended.
     static func rows(_ conversation: WebSocketConversation) -> [String] {
         let messages = conversation.messages.enumerated().map { index, message in

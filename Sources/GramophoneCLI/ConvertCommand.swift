@@ -46,10 +46,9 @@ enum ConvertCommand: Command {
     static let flags: Set<String> = ["keep-secrets"]
     static let options: Set<String> = ["to", "from"]
 
-    static func run(_ arguments: Arguments) -> ExitCode {
+    static func run(_ arguments: Arguments) throws(UsageError) -> ExitCode {
         guard arguments.positional.count == 2 else {
-            Output.err("error: convert needs IN and OUT, got \(arguments.positional.count) argument\(arguments.positional.count == 1 ? "" : "s")\n\n\(usage)")
-            return .usage
+            throw UsageError("convert needs IN and OUT, got \(arguments.positional.count) argument\(arguments.positional.count == 1 ? "" : "s")")
         }
         let input = arguments.positional[0], output = arguments.positional[1]
         var inputFormat: VinylFormat?
@@ -60,13 +59,7 @@ enum ConvertCommand: Command {
             }
             inputFormat = format
         }
-        let outputFormat: VinylFormat
-        switch chooseOutputFormat(option: arguments.options["to"], output: output) {
-        case .success(let format): outputFormat = format
-        case .failure(let message):
-            Output.err("error: \(message)\n\n\(usage)")
-            return .usage
-        }
+        let outputFormat = try chooseOutputFormat(option: arguments.options["to"], output: output)
         do {
             var vinyl = try Vinyl(contentsOf: URL(fileURLWithPath: input), format: inputFormat)
             // nil: --keep-secrets, nothing was redacted.
@@ -98,30 +91,24 @@ enum ConvertCommand: Command {
         }
     }
 
-    static func chooseOutputFormat(option: String?, output: String) -> Result<VinylFormat, UsageMessage> {
+    static func chooseOutputFormat(option: String?, output: String) throws(UsageError) -> VinylFormat {
         let writable = VinylFormat.allCases.filter(\.isWritable).map(\.description).joined(separator: ", ")
         if let option {
             guard let format = VinylFormat(name: option) else {
-                return .failure(UsageMessage("unknown format '\(option)' for --to. Writable formats: \(writable)"))
+                throw UsageError("unknown format '\(option)' for --to. Writable formats: \(writable)")
             }
             guard format.isWritable else {
-                return .failure(UsageMessage("\(format) is read, not written. Writable formats: \(writable)"))
+                throw UsageError("\(format) is read, not written. Writable formats: \(writable)")
             }
-            return .success(format)
+            return format
         }
-        if output == "-" { return .success(.gramophone) }
+        if output == "-" { return .gramophone }
         switch URL(fileURLWithPath: output).pathExtension.lowercased() {
-        case "json": return .success(.gramophone)
-        case "plist": return .success(.plist)
-        case "har": return .success(.har)
+        case "json": return .gramophone
+        case "plist": return .plist
+        case "har": return .har
         case let other:
-            return .failure(UsageMessage("cannot tell the output format from \(other.isEmpty ? "a name without extension" : "the extension .\(other)"); use --to FORMAT (\(writable))"))
+            throw UsageError("cannot tell the output format from \(other.isEmpty ? "a name without extension" : "the extension .\(other)"); use --to FORMAT (\(writable))")
         }
     }
-}
-
-/// A usage mistake's message, as a `Result` failure.
-struct UsageMessage: Error, CustomStringConvertible {
-    var description: String
-    init(_ description: String) { self.description = description }
 }

@@ -25,18 +25,14 @@ enum DiffCommand: Command {
         EXIT CODES: 0 the requests are identical, 1 they differ or a file could not be read, 2 bad usage.
         """
     static let flags: Set<String> = ["json"]
-    static let options: Set<String> = []
 
-    static func run(_ arguments: Arguments) -> ExitCode {
-        guard arguments.positional.count == 2 else {
-            Output.err("error: diff needs two files, A and B\n\n\(usage)")
-            return .usage
-        }
+    static func run(_ arguments: Arguments) throws(UsageError) -> ExitCode {
+        guard arguments.positional.count == 2 else { throw UsageError("diff needs two files, A and B") }
         let (pathA, pathB) = (arguments.positional[0], arguments.positional[1])
         let a: Vinyl, b: Vinyl
         do {
-            a = try read(pathA)
-            b = try read(pathB)
+            a = try FileInput.vinyl(pathA).0
+            b = try FileInput.vinyl(pathB).0
         } catch {
             Output.err("error: \(error)")
             return .failure
@@ -44,13 +40,6 @@ enum DiffCommand: Command {
         let diff = RecordingDiff(a, b)
         Output.out(arguments.flags.contains("json") ? json(diff, pathA, pathB) : text(diff, a, b, pathA, pathB))
         return diff.isIdentical ? .success : .failure
-    }
-
-    private static func read(_ path: String) throws -> Vinyl {
-        let data = try FileInput.read(path)
-        let url = URL(fileURLWithPath: path)
-        let format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
-        return try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path)
     }
 
     static func text(_ diff: RecordingDiff, _ a: Vinyl, _ b: Vinyl, _ pathA: String, _ pathB: String) -> String {
@@ -89,7 +78,6 @@ enum DiffCommand: Command {
             "a": pathA, "b": pathB, "identical": diff.isIdentical, "pairs": pairs,
             "onlyInA": diff.onlyInA, "onlyInB": diff.onlyInB, "matching": diff.matching, "unignorable": diff.unignorable,
         ]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return Output.json(object)
     }
 }

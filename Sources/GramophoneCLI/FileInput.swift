@@ -14,4 +14,12 @@ enum FileInput {
                 fix: exists ? "Check the file's permissions" : "Check the path")
         }
     }
+
+    /// The vinyl in the file at `path`, in the format its extension and content say, with that format.
+    static func vinyl(_ path: String) throws -> (Vinyl, VinylFormat) {
+        let data = try read(path)
+        let url = URL(fileURLWithPath: path)
+        let format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
+        return (try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path), format)
+    }
 }

@@ -37,25 +37,23 @@ enum InspectCommand: Command {
         EXIT CODES: 0 success, 1 a file could not be read, 2 bad usage.
         """
     static let flags: Set<String> = ["json", "messages"]
-    static let options: Set<String> = []
+    static let operand: String? = "FILE"
 
     static func run(_ arguments: Arguments) -> ExitCode {
-        guard !arguments.positional.isEmpty else {
-            Output.err("error: inspect needs at least one FILE\n\n\(usage)")
-            return .usage
-        }
+        let asJSON = arguments.flags.contains("json"), messages = arguments.flags.contains("messages")
         var status = ExitCode.success
         for path in arguments.positional {
             var isFolder: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-                if !inspect(file: path, json: arguments.flags.contains("json"), messages: arguments.flags.contains("messages")) { status = .failure }
+                if !inspect(file: path, json: asJSON, messages: messages) { status = .failure }
                 continue
             }
             do {
                 let url = URL(fileURLWithPath: path)
-                if try holdsMocktailFiles(url) {
+                // A Mocktail folder is one with `.tail` files directly in it, as Mocktail reads them.
+                if try FileManager.default.contentsOfDirectory(atPath: path).contains(where: { $0.lowercased().hasSuffix(".tail") }) {
                     let mocktail = try MocktailCollection(contentsOf: url)
-                    Output.out(arguments.flags.contains("json") ? json(mocktail, folder: path) : table(mocktail, folder: path))
+                    Output.out(asJSON ? json(mocktail, folder: path) : table(mocktail, folder: path))
                     continue
                 }
                 let files = try vinylFiles(in: url)
@@ -64,7 +62,7 @@ enum InspectCommand: Command {
                         .notFound, file: path, problem: "the folder holds no vinyl files (.json, .plist, .har, .yml, .yaml) and no Mocktail .tail files",
                         fix: "Pass a vinyl file, or the folder that holds them")
                 }
-                for file in files where !inspect(file: file, json: arguments.flags.contains("json"), messages: arguments.flags.contains("messages")) { status = .failure }
+                for file in files where !inspect(file: file, json: asJSON, messages: messages) { status = .failure }
             } catch {
                 Output.err("error: \(error)")
                 status = .failure
@@ -76,21 +74,13 @@ enum InspectCommand: Command {
     /// Prints one file's tracks; false when it could not be read (the error went to stderr).
     static func inspect(file path: String, json asJSON: Bool, messages: Bool = false) -> Bool {
         do {
-            let url = URL(fileURLWithPath: path)
-            let data = try FileInput.read(path)
-            let format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
-            let vinyl = try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path)
+            let (vinyl, format) = try FileInput.vinyl(path)
             Output.out(asJSON ? json(vinyl, file: path, format: format) : table(vinyl, file: path, format: format, messages: messages))
             return true
         } catch {
             Output.err("error: \(error)")
             return false
         }
-    }
-
-    /// A Mocktail folder is one with `.tail` files directly in it, as Mocktail reads them.
-    static func holdsMocktailFiles(_ folder: URL) throws -> Bool {
-        try FileManager.default.contentsOfDirectory(atPath: folder.path).contains { $0.lowercased().hasSuffix(".tail") }
     }
 
     /// The vinyl files in `folder` and its subfolders (a `Vinyls` folder keeps a suite's vinyls
@@ -127,7 +117,7 @@ enum InspectCommand: Command {
             let request = ["#\(index)", track.request.method, track.request.url.absoluteString, "→"]
             switch track.outcome {
             case .response(let response):
-                let kind = response.conversation.map(ConversationListing.kind) ?? bodyKind(response.body, headers: response.headers)
+                let kind = response.conversation.map { "websocket: " + $0.summary } ?? bodyKind(response.body, headers: response.headers)
                 return request + ["\(response.status)", "\(response.body.count) B", kind + (response.streamSummary.map { ", streamed in \($0)" } ?? "")]
             case .failure(let failure):
                 return request + ["error", "\(failure.domain) \(failure.code)", ""]
@@ -173,8 +163,7 @@ enum InspectCommand: Command {
             }
             return entry
         }
-        let object: [String: Any] = ["name": vinyl.name, "file": file, "format": format.description, "tracks": tracks]
-        return serialise(object)
+        return Output.json(["name": vinyl.name, "file": file, "format": format.description, "tracks": tracks])
     }
 
     static func table(_ mocktail: MocktailCollection, folder: String) -> String {
@@ -195,12 +184,7 @@ enum InspectCommand: Command {
                 "bodyKind": bodyKind(stub.body, headers: stub.headers), "file": stub.file ?? "",
             ]
         }
-        return serialise(["file": folder, "format": "mocktail", "stubs": stubs])
-    }
-
-    private static func serialise(_ object: [String: Any]) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return Output.json(["file": folder, "format": "mocktail", "stubs": stubs])
     }
 }
 

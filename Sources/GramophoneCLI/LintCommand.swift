@@ -34,26 +34,17 @@ enum LintCommand: Command {
         """
     static let flags: Set<String> = ["quiet"]
     static let options: Set<String> = ["max-age", "matching"]
+    static let operand: String? = "FILE"
 
-    static func run(_ arguments: Arguments) -> ExitCode {
-        guard !arguments.positional.isEmpty else {
-            Output.err("error: lint needs at least one FILE\n\n\(usage)")
-            return .usage
-        }
+    static func run(_ arguments: Arguments) throws(UsageError) -> ExitCode {
         var maxAge: TimeInterval?
         if let text = arguments.options["max-age"] {
-            guard let age = parseAge(text) else {
-                Output.err("error: --max-age needs a number and a unit, d (days) or h (hours), such as 90d or 36h; got '\(text)'\n\n\(usage)")
-                return .usage
-            }
+            guard let age = parseAge(text) else { throw UsageError("--max-age needs a number and a unit, d (days) or h (hours), such as 90d or 36h; got '\(text)'") }
             maxAge = age
         }
         var replay: VinylLint.Replay?
         if let text = arguments.options["matching"] {
-            guard let chosen = VinylLint.Replay(rawValue: text) else {
-                Output.err("error: --matching is default or dvr; got '\(text)'\n\n\(usage)")
-                return .usage
-            }
+            guard let chosen = VinylLint.Replay(rawValue: text) else { throw UsageError("--matching is default or dvr; got '\(text)'") }
             replay = chosen
         }
         var total = 0
@@ -80,24 +71,20 @@ enum LintCommand: Command {
     /// The problem lines for one file.
     static func check(_ path: String, maxAge: (seconds: TimeInterval, text: String)? = nil, replay: VinylLint.Replay? = nil) -> [String] {
         let url = URL(fileURLWithPath: path)
-        let format: VinylFormat
-        let data: Data
-        do {
-            data = try FileInput.read(path)
-            format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
-        } catch let error as VinylError {
-            return [error.description]
-        } catch {
-            return ["\(path): \(error)"]
-        }
         let name = url.deletingPathExtension().lastPathComponent
+        // Set once the file reads and its format is known: a vinyl error after that is structural.
+        var read: (data: Data, format: VinylFormat)?
         do {
+            let data = try FileInput.read(path)
+            let format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
+            read = (data, format)
             let vinyl = try Vinyl(data: data, name: name, format: format, file: path)
             var problems = VinylLint.problems(in: vinyl, format: format, replay: replay)
             if let maxAge { problems += VinylLint.agedTracks(in: vinyl, format: format, maxAge: maxAge.seconds, written: maxAge.text, now: Date()) }
             return problems.map { "\(path): \($0.place): \($0.message)" }
         } catch let error as VinylError {
-            return StructuralErrors.all(startingWith: error, in: data, name: name, format: format, file: path).map(\.description)
+            guard let read else { return [error.description] }
+            return StructuralErrors.all(startingWith: error, in: read.data, name: name, format: read.format, file: path).map(\.description)
         } catch {
             return ["\(path): \(error)"]
         }

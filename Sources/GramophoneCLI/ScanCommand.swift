@@ -26,14 +26,9 @@ enum ScanCommand: Command {
 
         EXIT CODES: 0 nothing found, 1 secrets found or a file could not be read, 2 bad usage.
         """
-    static let flags: Set<String> = []
-    static let options: Set<String> = []
+    static let operand: String? = "FILE"
 
     static func run(_ arguments: Arguments) -> ExitCode {
-        guard !arguments.positional.isEmpty else {
-            Output.err("error: scan needs at least one FILE\n\n\(usage)")
-            return .usage
-        }
         var found = 0
         var unreadable = 0
         for path in arguments.positional {
@@ -56,11 +51,10 @@ enum ScanCommand: Command {
             }
         }
         let files = arguments.positional.count - unreadable
-        if found == 0 && files > 0 {
-            Output.err("\(files) file\(files == 1 ? "" : "s") scanned, no likely secrets")
-        }
         if found > 0 {
             Output.err("\(found) likely secret\(found == 1 ? "" : "s") found. Redact them (see the article \"Recording and redaction\" in Gramophone's documentation) or record the vinyls again.")
+        } else if files > 0 {
+            Output.err("\(files) file\(files == 1 ? "" : "s") scanned, no likely secrets")
         }
         return found > 0 || unreadable > 0 ? .failure : .success
     }

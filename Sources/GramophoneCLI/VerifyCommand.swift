@@ -66,19 +66,10 @@ enum VerifyCommand: Command {
         """
     static let flags: Set<String> = ["update", "json", "include-unsafe", "values"]
     static let options: Set<String> = ["base-url", "header", "env", "placeholders"]
+    static let operand: String? = "VINYL"
 
-    static func run(_ arguments: Arguments) -> ExitCode {
-        guard !arguments.positional.isEmpty else {
-            Output.err("error: verify needs at least one VINYL\n\n\(usage)")
-            return .usage
-        }
-        let check: DriftCheck
-        switch makeCheck(arguments) {
-        case .success(let made): check = made
-        case .failure(let error):
-            Output.err("error: \(error.description)\n\n\(usage)")
-            return .usage
-        }
+    static func run(_ arguments: Arguments) async throws(UsageError) -> ExitCode {
+        let check = try makeCheck(arguments)
         let json = arguments.flags.contains("json"), update = arguments.flags.contains("update")
         var results: [[String: Any]] = []
         var failed = false
@@ -87,16 +78,13 @@ enum VerifyCommand: Command {
         for path in arguments.positional {
             let vinyl: Vinyl, format: VinylFormat
             do {
-                let data = try FileInput.read(path)
-                let url = URL(fileURLWithPath: path)
-                format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
-                vinyl = try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path)
+                (vinyl, format) = try FileInput.vinyl(path)
             } catch {
                 Output.err("error: \(error)")
                 failed = true
                 continue
             }
-            let report = waitFor { await vinyl.verify(against: check) }
+            let report = await vinyl.verify(against: check)
             // Each track counted once: a track not reached is not also checked.
             totals.checked += report.checked.count - report.failed.count
             totals.drifted += report.drifted.count
@@ -123,11 +111,8 @@ enum VerifyCommand: Command {
             }
         }
         if json {
-            let object: [String: Any] = [
-                "vinyls": results, "checked": totals.checked, "drifted": totals.drifted, "failed": totals.failed, "skipped": totals.skipped,
-            ]
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
-            Output.out(String(decoding: data, as: UTF8.self))
+            Output.out(
+                Output.json(["vinyls": results, "checked": totals.checked, "drifted": totals.drifted, "failed": totals.failed, "skipped": totals.skipped]))
         }
         return failed ? .failure : uncheckedVinyl ? .nothingChecked : .success
     }
@@ -186,67 +171,41 @@ enum VerifyCommand: Command {
         ]
     }
 
-    struct UsageError: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// The check the options describe; a usage error for a malformed one.
-    static func makeCheck(_ arguments: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) -> Result<DriftCheck, UsageError> {
+    static func makeCheck(_ arguments: Arguments, environment: [String: String] = ProcessInfo.processInfo.environment) throws(UsageError) -> DriftCheck {
         var check = DriftCheck(comparesValues: arguments.flags.contains("values"), includesUnsafe: arguments.flags.contains("include-unsafe"))
         if let text = arguments.options["base-url"] {
             guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
-                return .failure(UsageError(description: "--base-url needs an http or https URL with a host, such as https://staging.example.com; got '\(text)'"))
+                throw UsageError("--base-url needs an http or https URL with a host, such as https://staging.example.com; got '\(text)'")
             }
             check.baseURL = url
         }
         for line in arguments.allOptions["header"] ?? [] {
             guard let colon = line.firstIndex(of: ":"), !line[..<colon].trimmingCharacters(in: .whitespaces).isEmpty else {
-                return .failure(UsageError(description: "--header needs 'Name: value', got '\(line)'"))
+                throw UsageError("--header needs 'Name: value', got '\(line)'")
             }
             check.headers[line[..<colon].trimmingCharacters(in: .whitespaces)] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
         }
         if let path = arguments.options["placeholders"] {
             guard let data = try? FileInput.read(path), let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                return .failure(UsageError(description: "--placeholders needs a readable JSON file holding one object of names and string values, such as {\"access_token\": \"…\"}: \(path)"))
+                throw UsageError("--placeholders needs a readable JSON file holding one object of names and string values, such as {\"access_token\": \"…\"}: \(path)")
             }
             for (name, value) in object {
                 guard let value = value as? String else {
-                    return .failure(UsageError(description: "--placeholders: the value of '\(name)' in \(path) is not a string"))
+                    throw UsageError("--placeholders: the value of '\(name)' in \(path) is not a string")
                 }
                 check.placeholders[name] = value
             }
         }
         for spec in arguments.allOptions["env"] ?? [] {
             let parts = spec.split(separator: "=", maxSplits: 1).map(String.init)
-            guard let name = parts.first, !name.isEmpty else { return .failure(UsageError(description: "--env needs NAME or NAME=VARIABLE")) }
+            guard let name = parts.first, !name.isEmpty else { throw UsageError("--env needs NAME or NAME=VARIABLE") }
             let variable = parts.count == 2 ? parts[1] : name
             guard let value = environment[variable] else {
-                return .failure(UsageError(description: "--env \(spec): the environment variable \(variable) is not set"))
+                throw UsageError("--env \(spec): the environment variable \(variable) is not set")
             }
             check.placeholders[name] = value
         }
-        return .success(check)
+        return check
     }
-
-    /// Runs async work to completion from the synchronous command line.
-    private static func waitFor<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
-        let box = ResultBox<T>()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            box.set(await work())
-            done.signal()
-        }
-        done.wait()
-        return box.get()!
-    }
-}
-
-/// A value handed from a detached task to the waiting main thread.
-private final class ResultBox<T>: @unchecked Sendable {
-    // Unchecked: `value` is only touched under `lock`.
-    private let lock = NSLock()
-    private var value: T?
-
-    func set(_ newValue: T) { lock.withLock { value = newValue } }
-    func get() -> T? { lock.withLock { value } }
 }

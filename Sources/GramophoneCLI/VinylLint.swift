@@ -20,13 +20,11 @@ enum VinylLint {
         case occurrences = "default"
         /// DVR's: the last agreeing track answers, so the earlier copies are never played.
         case dvr
-
-        /// The way a Turntable replays a file of this format unless told otherwise.
-        init(format: VinylFormat) { self = format == .dvr ? .dvr : .occurrences }
     }
 
     static func problems(in vinyl: Vinyl, format: VinylFormat, replay: Replay? = nil) -> [Problem] {
-        let replay = replay ?? Replay(format: format)
+        // Unless told otherwise, as a Turntable replays a file of this format.
+        let replay = replay ?? (format == .dvr ? .dvr : .occurrences)
         // What reading went past (a DVR body DVR itself read as none), with how it is served.
         var problems = vinyl.issues.map { Problem(place: $0.place, message: "\($0.problem); \($0.served); to fix: \($0.fix)") }
         var firstSeen: [RequestKey: Int] = [:]

@@ -24,7 +24,7 @@ let topUsage = """
     """
 
 @MainActor
-func runCLI(_ argv: [String]) -> ExitCode {
+func runCLI(_ argv: [String]) async -> ExitCode {
     guard let name = argv.first else {
         Output.err(topUsage)
         return .usage
@@ -43,11 +43,12 @@ func runCLI(_ argv: [String]) -> ExitCode {
             Output.out(command.usage)
             return .success
         }
-        return command.run(arguments)
+        if let operand = command.operand, arguments.positional.isEmpty { throw UsageError("\(command.name) needs at least one \(operand)") }
+        return try await command.run(arguments)
     } catch {
         Output.err("error: \(error)\n\n\(command.usage)")
         return .usage
     }
 }
 
-exit(runCLI(Array(CommandLine.arguments.dropFirst())).rawValue)
+exit(await runCLI(Array(CommandLine.arguments.dropFirst())).rawValue)

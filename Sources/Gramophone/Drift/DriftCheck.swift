@@ -71,7 +71,7 @@ package struct DriftCheck: Sendable {
             request.url = components.url ?? recorded.url
             request.headers["Host"] = nil
         }
-        request = PlaceholderFill(placeholders).filling(request)
+        request = PlaceholderFill(values: placeholders).filling(request)
         for field in headers.fields { request.headers[field.name] = field.value }
         // The body may have changed length; the session sets the right one.
         request.headers["Content-Length"] = nil
@@ -148,20 +148,18 @@ extension Vinyl {
         // Recorded by default rule, a decoded body has no Content-Encoding: compare like with like.
         if track.response.map({ ContentCoding.outermost($0.headers) == nil }) ?? true { _ = liveResponse.describeStoredBody() }
         let (live, redacted) = redactedLiveTrack(sent: sent, response: liveResponse, recorded: track, recordedAt: recordedAt, start: start, check: check)
-        guard let recorded = track.response, let compared = live.response else {
+        if let recorded = track.response, let compared = live.response {
+            // Compared as it would be written: redacted, the values filled in scrubbed, so what
+            // the check itself sent is not drift and never reaches the report.
+            let echoed = check.namesSentOnEveryRequest
+            for change in ResponseShape.changes(from: recorded, to: compared, comparingValues: check.comparesValues) {
+                if change.isEcho(of: echoed) { result.echoes.append(change) } else { result.changes.append(change) }
+            }
+            if recorded.status != compared.status, check.comparesValues { result.liveBody = Self.text(of: compared.body) }
+        } else {
             result.changes.append(
                 DriftChange(place: "outcome", recorded: "error \(track.failure.map { "\($0.domain) \($0.code)" } ?? "")", live: "status \(liveResponse.status)"))
-            result.liveTrack = live
-            result.redactedPlaces = redacted
-            return result
         }
-        // Compared as it would be written: redacted, the values filled in scrubbed, so what
-        // the check itself sent is not drift and never reaches the report.
-        let echoed = check.namesSentOnEveryRequest
-        for change in ResponseShape.changes(from: recorded, to: compared, comparingValues: check.comparesValues) {
-            if change.isEcho(of: echoed) { result.echoes.append(change) } else { result.changes.append(change) }
-        }
-        if recorded.status != compared.status, check.comparesValues { result.liveBody = Self.text(of: compared.body) }
         if result.hasDrifted {
             result.liveTrack = live
             result.redactedPlaces = redacted

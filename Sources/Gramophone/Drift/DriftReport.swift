@@ -138,14 +138,10 @@ package struct DriftReport: Sendable, CustomStringConvertible {
     ///   like a secret (nothing should be written then), naming the track and the filter.
     package func updating(_ vinyl: Vinyl, file: String? = nil) throws -> Vinyl {
         var updated = vinyl
-        var replaced: [Int] = []
         for drift in drifted {
             guard let track = drift.liveTrack, updated.tracks.indices.contains(drift.index) else { continue }
             updated.tracks[drift.index] = track
-            replaced.append(drift.index)
-        }
-        for index in replaced {
-            try updated.checkForSecrets(inTracks: index..<(index + 1), allowing: [], file: file)
+            try updated.checkForSecrets(inTracks: drift.index..<(drift.index + 1), allowing: [], file: file)
         }
         return updated
     }

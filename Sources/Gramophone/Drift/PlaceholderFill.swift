@@ -6,8 +6,6 @@ import Foundation
 struct PlaceholderFill {
     var values: [String: String]
 
-    init(_ values: [String: String]) { self.values = values }
-
     func filling(_ recorded: Track.Request) -> Track.Request {
         guard !values.isEmpty else { return recorded }
         var request = recorded

@@ -69,7 +69,7 @@ enum ResponseShape {
 
     /// A JSON value's structure: its kind, an object's keys, an array's element shape (all
     /// elements merged). `null` fits any shape: a field that is sometimes null has not drifted.
-    indirect enum Shape: Equatable {
+    indirect enum Shape {
         case null, boolean, number, string
         /// The elements' merged shape; nil for an empty array.
         case array(Shape?)
@@ -121,25 +121,13 @@ enum ResponseShape {
                 }
                 return .object(members)
             default:
-                if a.name == b.name { return a }
-                let names = Set(a.names + b.names).sorted()
-                return .mixed(names)
+                return a.name == b.name ? a : .mixed(Set(a.names + b.names).sorted())
             }
         }
 
         private var names: [String] {
             if case .mixed(let names) = self { return names }
             return [name]
-        }
-
-        static func == (lhs: Shape, rhs: Shape) -> Bool {
-            switch (lhs, rhs) {
-            case (.null, .null), (.boolean, .boolean), (.number, .number), (.string, .string): return true
-            case let (.array(a), .array(b)): return a == b
-            case let (.object(a), .object(b)): return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-            case let (.mixed(a), .mixed(b)): return a == b
-            default: return false
-            }
         }
     }
 

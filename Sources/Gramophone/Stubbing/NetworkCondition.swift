@@ -25,10 +25,9 @@ public enum NetworkCondition: Sendable, Equatable {
     /// The headers go out after `initialDelay`.
     func deliveryPlan(byteCount: Int) -> (initialDelay: TimeInterval, chunks: [(delay: TimeInterval, size: Int)]) {
         switch self {
-        case .immediate, .down:
-            return (0, byteCount > 0 ? [(0, byteCount)] : [])
-        case .delayed(let seconds):
-            return (max(0, seconds), byteCount > 0 ? [(0, byteCount)] : [])
+        case .immediate, .down, .delayed:
+            let delay = if case .delayed(let seconds) = self { max(0, seconds) } else { TimeInterval(0) }
+            return (delay, byteCount > 0 ? [(0, byteCount)] : [])
         case .delayedThroughput(let delay, let speed):
             return (max(0, delay), NetworkCondition.throughput(speed).deliveryPlan(byteCount: byteCount).chunks)
         case .throughput(let speed):
@@ -87,6 +86,4 @@ public struct ConnectionSpeed: Sendable, Equatable {
     public static let wifi = kbps(12000)
 
     var bytesPerSecond: Double { bitsPerSecond / 8 }
-
-    var description: String { "\(bitsPerSecond / 1000) kbps" }
 }

@@ -50,13 +50,6 @@ public struct Stub: Sendable, CustomStringConvertible {
         self.priority = priority
     }
 
-    /// A stub answering every method with `response` when all `matchers` hold.
-    init(_ name: String? = nil, priority: Int = 0, matchers: [StubMatcher], response: StubResponse) {
-        self.init(name, priority: priority)
-        self.matchers = matchers
-        defaultResponses = [response]
-    }
-
     /// The same stub with one more matcher.
     public func matching(_ matcher: StubMatcher) -> Stub {
         var copy = self

@@ -21,47 +21,45 @@ struct StubAnswer: Sendable {
     nonisolated(nonsending) static func make(_ response: StubResponse, for request: StubRequest, placeholders: [String: String], condition override: NetworkCondition?) async -> StubAnswer {
         var current = response
         var condition = response.condition
+        func failed(_ error: any Error) -> StubAnswer { StubAnswer(outcome: .failure(error), condition: condition, cachePolicy: .notAllowed) }
         var depth = 0
         while case .dynamic(let provider) = current.kind {
             depth += 1
             guard depth <= maximumDynamicDepth else {
-                return StubAnswer(
-                    outcome: .failure(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "a dynamic stub response returned dynamic responses \(maximumDynamicDepth) times in a row"])),
-                    condition: condition, cachePolicy: .notAllowed)
+                return failed(URLError(.badServerResponse, userInfo: [NSLocalizedDescriptionKey: "a dynamic stub response returned dynamic responses \(maximumDynamicDepth) times in a row"]))
             }
             do {
                 current = try await provider(request)
             } catch {
-                return StubAnswer(outcome: .failure(error), condition: condition, cachePolicy: .notAllowed)
+                return failed(error)
             }
             // The computed response's own condition wins over the provider's.
             if current.condition != .immediate { condition = current.condition }
         }
         if let override { condition = override }
         let url = request.request.url
-        if condition == .down {
-            return StubAnswer(outcome: .failure(Track.Failure(.notConnectedToInternet).makeError(for: url)), condition: condition, cachePolicy: .notAllowed)
-        }
+        if condition == .down { return failed(Track.Failure(.notConnectedToInternet).makeError(for: url)) }
+        let answered: Track.Response
         switch current.kind {
-        case .fixed(.response(let fixed)) where fixed.stream != nil:
-            // A stream's chunks are its own bytes: placeholders would move their boundaries.
-            return StubAnswer(
-                outcome: .success((fixed.httpURLResponse(for: url), fixed.body)), condition: condition, cachePolicy: current.cachePolicy, stream: fixed.stream,
-                headers: fixed.headers)
         case .fixed(.response(var fixed)):
-            let filled = Placeholders.fill(fixed.body, variables: request.variables, values: placeholders)
-            if filled != fixed.body, fixed.headers["Content-Length"] != nil { fixed.headers["Content-Length"] = String(filled.count) }
-            fixed.body = filled
-            return StubAnswer(outcome: .success((fixed.httpURLResponse(for: url), fixed.body)), condition: condition, cachePolicy: current.cachePolicy, headers: fixed.headers)
+            // A stream's chunks are its own bytes: placeholders would move their boundaries.
+            if fixed.stream == nil {
+                let filled = Placeholders.fill(fixed.body, variables: request.variables, values: placeholders)
+                if filled != fixed.body, fixed.headers["Content-Length"] != nil { fixed.headers["Content-Length"] = String(filled.count) }
+                fixed.body = filled
+            }
+            answered = fixed
         case .fixed(.failure(let failure)):
-            return StubAnswer(outcome: .failure(failure.makeError(for: url)), condition: condition, cachePolicy: .notAllowed)
+            return failed(failure.makeError(for: url))
         case .echo(let status):
-            let echoed = Track.Response(status: status, headers: ["Content-Type": "application/json"], body: echoBody(request.request))
-            return StubAnswer(outcome: .success((echoed.httpURLResponse(for: url), echoed.body)), condition: condition, cachePolicy: current.cachePolicy, headers: echoed.headers)
+            answered = Track.Response(status: status, headers: ["Content-Type": "application/json"], body: echoBody(request.request))
         case .dynamic:
             // The loop above leaves no dynamic response behind.
-            return StubAnswer(outcome: .failure(URLError(.unknown)), condition: condition, cachePolicy: .notAllowed)
+            return failed(URLError(.unknown))
         }
+        return StubAnswer(
+            outcome: .success((answered.httpURLResponse(for: url), answered.body)), condition: condition, cachePolicy: current.cachePolicy,
+            stream: answered.stream, headers: answered.headers)
     }
 
     static func echoBody(_ request: Track.Request) -> Data {

@@ -33,8 +33,8 @@ public struct StubHandle: Sendable, Hashable {
 
     /// The requests the stub answered, in the order it answered them (the first 10 000, as
     /// `playback.requests` keeps them; ``requestCount`` counts them all).
-    public var requests: [Track.Request] { registry.requests(answeredBy: id) }
+    public var requests: [Track.Request] { registry.state.withLock { $0.answered[id]?.requests ?? [] } }
 
     /// How many requests the stub answered, without copying them.
-    public var requestCount: Int { registry.count(answeredBy: id) }
+    public var requestCount: Int { registry.state.withLock { $0.answered[id]?.count ?? 0 } }
 }

@@ -11,8 +11,8 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     enum Kind: Sendable {
         /// Vinyl matchers against a reference request (its parts taken apart once, here).
         case request([Matcher], Track.Request, RequestParts, String)
-        case regex(RegexBox, [String])
-        case pathRegex(RegexBox, [String])
+        /// On the URL's path, or on the whole URL as text.
+        case regex(RegexBox, [String], onPath: Bool)
         case headerPresent(String)
         case uriTemplate(URITemplate)
         case path(PathPattern)
@@ -29,7 +29,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
         switch kind {
         case .bodyBytes, .json, .custom: return true
         case .request(let matchers, _, _, _): return matchers.contains { $0.readsBody }
-        case .regex, .pathRegex, .headerPresent, .uriTemplate, .path: return false
+        case .regex, .headerPresent, .uriTemplate, .path: return false
         }
     }
 
@@ -39,12 +39,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     /// (`(?<id>[0-9]+)`) are captured as variables.
     /// - Throws: `StubError.invalidPattern` when the expression does not compile.
     public static func urlRegex(_ pattern: String) throws(StubError) -> StubMatcher {
-        do {
-            let regex = try NSRegularExpression(pattern: pattern, options: [])
-            return StubMatcher(kind: .regex(RegexBox(regex), groupNames(in: pattern)))
-        } catch {
-            throw StubError.invalidPattern(pattern, kind: "regular expression", problem: "\(error)")
-        }
+        try regex(pattern, onPath: false)
     }
 
     /// The URL's path (percent escapes undone, as `URL.path` gives it: empty for
@@ -53,11 +48,19 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     /// path, not to the whole URL as in `urlRegex(_:)`. Named groups are captured as variables.
     /// - Throws: `StubError.invalidPattern` when the expression does not compile.
     public static func pathRegex(_ pattern: String) throws(StubError) -> StubMatcher {
+        try regex(pattern, onPath: true)
+    }
+
+    private static func regex(_ pattern: String, onPath: Bool) throws(StubError) -> StubMatcher {
+        try reading(pattern, as: "regular expression") { .regex(RegexBox(try NSRegularExpression(pattern: pattern, options: [])), groupNames(in: pattern), onPath: onPath) }
+    }
+
+    /// The matcher `make` reads from `text`, or `StubError.invalidPattern` saying why `text` is no good `kind`.
+    private static func reading(_ text: String, as kind: String, _ make: () throws -> Kind) throws(StubError) -> StubMatcher {
         do {
-            let regex = try NSRegularExpression(pattern: pattern, options: [])
-            return StubMatcher(kind: .pathRegex(RegexBox(regex), groupNames(in: pattern)))
+            return StubMatcher(kind: try make())
         } catch {
-            throw StubError.invalidPattern(pattern, kind: "regular expression", problem: "\(error)")
+            throw .invalidPattern(text, kind: kind, problem: (error as? URITemplate.SyntaxError)?.message ?? (error as? JSONSyntaxError)?.message ?? "\(error)")
         }
     }
 
@@ -65,22 +68,14 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     /// a path such as `/repos/{owner}/{repo}`); the variables' values are captured.
     /// - Throws: `StubError.invalidPattern` when the template is malformed.
     public static func uriTemplate(_ template: String) throws(StubError) -> StubMatcher {
-        do {
-            return StubMatcher(kind: .uriTemplate(try URITemplate(template)))
-        } catch {
-            throw StubError.invalidPattern(template, kind: "URI template", problem: error.message)
-        }
+        try reading(template, as: "URI template") { .uriTemplate(try URITemplate(template)) }
     }
 
     /// The path fits the pattern, where `*` is any one component and `{name}` is any one
     /// component captured as `name`: `/users/{id}/*`. A pattern of `*` alone fits every path.
     /// - Throws: `StubError.invalidPattern` when a variable is not a whole `{name}` component.
     public static func path(_ pattern: String) throws(StubError) -> StubMatcher {
-        do {
-            return StubMatcher(kind: .path(try PathPattern(pattern)))
-        } catch {
-            throw StubError.invalidPattern(pattern, kind: "path pattern", problem: error.message)
-        }
+        try reading(pattern, as: "path pattern") { .path(try PathPattern(pattern)) }
     }
 
     /// The host, ignoring case.
@@ -113,11 +108,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     /// (`1.0` and `1`) do not count.
     /// - Throws: `StubError.invalidPattern` when `text` is not JSON.
     public static func json(_ text: String) throws(StubError) -> StubMatcher {
-        do {
-            return StubMatcher(kind: .json(try JSONParser.parse(Data(text.utf8))))
-        } catch {
-            throw StubError.invalidPattern(text, kind: "JSON", problem: error.message)
-        }
+        try reading(text, as: "JSON") { .json(try JSONParser.parse(Data(text.utf8))) }
     }
 
     /// The body is JSON equal to `value` encoded (by `encoder`, if given): key order,
@@ -153,8 +144,7 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     public var description: String {
         switch kind {
         case .request(_, _, _, let text): return text
-        case .regex(let regex, _): return "url matching /\(regex.value.pattern)/"
-        case .pathRegex(let regex, _): return "path matching /\(regex.value.pattern)/"
+        case .regex(let regex, _, let onPath): return "\(onPath ? "path" : "url") matching /\(regex.value.pattern)/"
         case .headerPresent(let name): return "header \(name) present"
         case .uriTemplate(let template): return "URI template \(template)"
         case .path(let pattern): return "path \(pattern)"
@@ -168,6 +158,8 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
     enum Verdict: Sendable {
         case matched([String: String])
         case failed(String)
+
+        var holds: Bool { if case .matched = self { true } else { false } }
     }
 
     func evaluate(_ request: Track.Request, parts: RequestParts) -> Verdict {
@@ -178,18 +170,13 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
             return .failed(differences.joined(separator: "; ").replacingOccurrences(of: "\n", with: "; ") + " (request vs stub)")
         case .headerPresent(let name):
             return request.headers[name] != nil ? .matched([:]) : .failed("no header \(name)")
-        case .regex(let regex, let names), .pathRegex(let regex, let names):
-            let onPath = if case .pathRegex = kind { true } else { false }
+        case .regex(let regex, let names, let onPath):
             let text = onPath ? request.url.path : request.url.absoluteString
             guard let result = regex.value.firstMatch(in: text, options: [], range: NSRange(text.startIndex..., in: text)) else {
                 return .failed("\(onPath ? "path" : "url") \(text.isEmpty ? "(empty)" : text) does not match /\(regex.value.pattern)/")
             }
-            var values: [String: String] = [:]
-            for name in names {
-                let range = result.range(withName: name)
-                if range.location != NSNotFound, let swiftRange = Range(range, in: text) { values[name] = String(text[swiftRange]) }
-            }
-            return .matched(values)
+            // A group that took part in no match (NSNotFound) captures nothing.
+            return .matched(names.reduce(into: [:]) { values, name in values[name] = Range(result.range(withName: name), in: text).map { String(text[$0]) } })
         case .uriTemplate(let template):
             guard let values = template.match(request.url) else { return .failed("url \(request.url.absoluteString) does not fit the template \(template)") }
             return .matched(values)

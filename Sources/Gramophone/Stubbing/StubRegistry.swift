@@ -115,25 +115,13 @@ public final class StubRegistry: Sendable {
         set { state.withLock { $0.placeholders = newValue } }
     }
 
-    /// The requests the stub `id` answered, in order.
-    func requests(answeredBy id: Int) -> [Track.Request] {
-        state.withLock { $0.answered[id]?.requests ?? [] }
-    }
-
-    /// How many requests the stub `id` answered.
-    func count(answeredBy id: Int) -> Int {
-        state.withLock { $0.answered[id]?.count ?? 0 }
-    }
-
-    /// Counts `request` as answered by the stub `id`, if it is still there and under its
+    /// Counts `request` as answered by `entry`'s stub, if it is still there and under its
     /// limit: the position of this answer (from 0), or nil. Under the lock, so concurrent
     /// requests each get their own position and a limit is never overrun.
-    private func take(_ request: Track.Request, for id: Int, limit: Int?) -> Int? {
+    private func take(_ request: Track.Request, for entry: Entry) -> Int? {
         state.withLock { state in
-            guard state.entries.contains(where: { $0.id == id }) else { return nil }
-            let position = state.answered[id]?.count ?? 0
-            if let limit, position >= limit { return nil }
-            state.answered[id, default: AnswerLog()].append(request)
+            guard state.entries.contains(where: { $0.id == entry.id }), let position = state.position(for: entry) else { return nil }
+            state.answered[entry.id, default: AnswerLog()].append(request)
             return position
         }
     }
@@ -152,39 +140,29 @@ public final class StubRegistry: Sendable {
             return copy
         }
         let parts = RequestParts(request)
-        let ignored = snapshot.ignoreRules.contains { rule in
-            rule.allSatisfy { matcher in
-                if bodyUnknown && matcher.readsBody { return false }
-                if case .matched = matcher.evaluate(request, parts: parts) { return true }
-                return false
-            }
-        }
-        if ignored { return .ignored }
+        // A rule all of whose matchers hold ignores the request; one reading a body not known yet does not hold.
+        if snapshot.ignoreRules.contains(where: { $0.allSatisfy { !(bodyUnknown && $0.readsBody) && $0.evaluate(request, parts: parts).holds } }) { return .ignored }
         var attempts: [StubMissReport.Attempt] = []
+        func passOver(_ entry: Entry, _ reason: String) { attempts.append(.init(stub: entry.stub.description, priority: entry.stub.priority, reason: reason)) }
         for entry in snapshot.entries {
             switch entry.stub.evaluate(request, parts: parts, bodyUnknown: bodyUnknown) {
             case .failed(let reason):
-                attempts.append(.init(stub: entry.stub.description, priority: entry.stub.priority, reason: reason))
+                passOver(entry, reason)
             case .matched(let variables):
                 guard !entry.stub.responses(for: request.method).isEmpty else {
                     let methods = entry.stub.responses.filter { !$0.value.isEmpty }.keys.sorted().joined(separator: ", ")
-                    attempts.append(
-                        .init(
-                            stub: entry.stub.description, priority: entry.stub.priority,
-                            reason: "matches, but has no response for \(request.method) (only \(methods.isEmpty ? "none" : methods))"))
+                    passOver(entry, "matches, but has no response for \(request.method) (only \(methods.isEmpty ? "none" : methods))")
                     continue
                 }
                 // The matchers ran on the snapshot; the count is taken under the lock, so two
                 // requests never get the same position nor both the last of a limit.
-                let position = answering ? take(request, for: entry.id, limit: entry.stub.limit) : state.withLock { $0.position(for: entry) }
+                let position = answering ? take(request, for: entry) : state.withLock { $0.position(for: entry) }
                 guard let position, let response = entry.stub.response(for: request.method, at: position) else {
-                    let reason: String
                     if let limit = entry.stub.limit {
-                        reason = "matches, but has answered all its \(limit) request\(limit == 1 ? "" : "s") (.times(\(limit)))"
+                        passOver(entry, "matches, but has answered all its \(limit) request\(limit == 1 ? "" : "s") (.times(\(limit)))")
                     } else {
-                        reason = "matches, but was removed meanwhile"
+                        passOver(entry, "matches, but was removed meanwhile")
                     }
-                    attempts.append(.init(stub: entry.stub.description, priority: entry.stub.priority, reason: reason))
                     continue
                 }
                 return .stubbed(response, StubRequest(request: request, variables: variables), placeholders: snapshot.placeholders, condition: snapshot.condition)

@@ -11,7 +11,7 @@ import FoundationNetworking
 /// stub is written as a track is. Adjust one with the modifiers:
 ///
 /// ```swift
-/// .json(#"{"id":7}"#).status(201).header("Location", "/users/7").delivered(.throughput(.edge))
+/// .json(#"{"id":7}"#, status: 201).header("Location", "/users/7").delivered(.throughput(.edge))
 /// try .json(encoding: User(id: 7))
 /// ```
 public struct StubResponse: Sendable {
@@ -53,10 +53,6 @@ public struct StubResponse: Sendable {
     /// - Throws: `StubError.invalidPattern` when `object` is neither a dictionary nor an array, or
     ///   a value in it is not a string, number, boolean, `NSNull`, array or dictionary.
     public static func json(object: Any, status: Int = 200, headers: Headers = [:]) throws(StubError) -> StubResponse {
-        try serialised(object, status: status, headers: headers)
-    }
-
-    private static func serialised(_ object: Any, status: Int, headers: Headers) throws(StubError) -> StubResponse {
         // Checked first: on Apple platforms `data(withJSONObject:)` raises an exception, not an error.
         guard JSONSerialization.isValidJSONObject(object), let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else {
             let problem =
@@ -96,7 +92,7 @@ public struct StubResponse: Sendable {
     /// - Throws: `StubError.unreadableFile` when the file cannot be read.
     public static func file(_ url: URL, status: Int = 200, contentType: String? = nil) throws(StubError) -> StubResponse {
         do {
-            return data(try Data(contentsOf: url), status: status, contentType: contentType ?? Self.contentType(forExtension: url.pathExtension) ?? "application/octet-stream")
+            return data(try Data(contentsOf: url), status: status, contentType: contentType ?? Self.contentTypes[url.pathExtension.lowercased()] ?? "application/octet-stream")
         } catch {
             throw StubError.unreadableFile(url.path, problem: (error as NSError).localizedDescription)
         }
@@ -139,9 +135,14 @@ public struct StubResponse: Sendable {
 
     // MARK: Modifiers
 
-    /// The same response with the header `name` set to `value`.
+    /// The same response with the header `name` set to `value` (an echo's headers are the
+    /// request's, and a failure or a `.dynamic` response has none to set: unchanged).
     public func header(_ name: String, _ value: String) -> StubResponse {
-        changingFixed { $0.headers[name] = value }
+        guard case .fixed(.response(var response)) = kind else { return self }
+        var copy = self
+        response.headers[name] = value
+        copy.kind = .fixed(.response(response))
+        return copy
     }
 
     /// The same response, travelling as `condition` says. A throughput after a delay (or a
@@ -160,36 +161,11 @@ public struct StubResponse: Sendable {
         return copy
     }
 
-    private func changingFixed(_ change: (inout Track.Response) -> Void) -> StubResponse {
-        var copy = self
-        switch kind {
-        case .fixed(.response(var response)):
-            change(&response)
-            copy.kind = .fixed(.response(response))
-        case .echo(let status):
-            // An echo's status can change; its headers and body are the request's.
-            var response = Track.Response(status: status)
-            change(&response)
-            copy.kind = .echo(status: response.status)
-        case .fixed(.failure), .dynamic:
-            break
-        }
-        return copy
-    }
-
-    private static func contentType(forExtension ext: String) -> String? {
-        switch ext.lowercased() {
-        case "json": return "application/json"
-        case "txt": return "text/plain; charset=utf-8"
-        case "html", "htm": return "text/html; charset=utf-8"
-        case "xml": return "application/xml"
-        case "png": return "image/png"
-        case "jpg", "jpeg": return "image/jpeg"
-        case "gif": return "image/gif"
-        case "pdf": return "application/pdf"
-        default: return nil
-        }
-    }
+    /// Content types by lower-case file extension, for `file(_:status:contentType:)`.
+    private static let contentTypes = [
+        "json": "application/json", "txt": "text/plain; charset=utf-8", "html": "text/html; charset=utf-8", "htm": "text/html; charset=utf-8",
+        "xml": "application/xml", "png": "image/png", "jpg": "image/jpeg", "jpeg": "image/jpeg", "gif": "image/gif", "pdf": "application/pdf",
+    ]
 }
 
 /// The request a dynamic stub response is computed from.

@@ -119,8 +119,8 @@ struct URITemplate: Sendable, CustomStringConvertible {
         guard let result = regex.value.firstMatch(in: subject, options: [], range: range) else { return nil }
         var values: [String: String] = [:]
         for (offset, expression) in expressions.enumerated() {
-            let groupRange = result.range(at: offset + 1)
-            let captured = groupRange.location == NSNotFound ? "" : (Range(groupRange, in: subject).map { String(subject[$0]) } ?? "")
+            // An expression that took part in no match (NSNotFound) captured nothing.
+            let captured = Range(result.range(at: offset + 1), in: subject).map { String(subject[$0]) } ?? ""
             if expression.op == "?" {
                 guard queryValues(captured, into: &values) else { return nil }
             } else {

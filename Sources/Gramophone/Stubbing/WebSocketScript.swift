@@ -31,13 +31,9 @@ public struct WebSocketScript: Sendable {
         case messages([Reply])
     }
 
-    struct Rule: Sendable {
-        var trigger: String?
-        var reply: Reply
-    }
-
     var pushes: [WebSocketMessage.Content] = []
-    var rules: [Rule] = []
+    /// In the order they were added; a rule without a trigger answers every message.
+    var rules: [(trigger: String?, reply: Reply)] = []
     var close: (after: Int, code: Int, reason: String)?
 
     /// An empty script: no pushes, no replies, no close.
@@ -53,7 +49,7 @@ public struct WebSocketScript: Sendable {
     /// The same script answering every message with `reply` (after the rules added before it).
     public func replying(with reply: Reply) -> WebSocketScript {
         var copy = self
-        copy.rules.append(Rule(trigger: nil, reply: reply))
+        copy.rules.append((nil, reply))
         return copy
     }
 
@@ -61,7 +57,7 @@ public struct WebSocketScript: Sendable {
     /// or `"method"` is `text`) with `reply`.
     public func replying(to text: String, with reply: Reply) -> WebSocketScript {
         var copy = self
-        copy.rules.append(Rule(trigger: text, reply: reply))
+        copy.rules.append((text, reply))
         return copy
     }
 
@@ -75,7 +71,7 @@ public struct WebSocketScript: Sendable {
 
     /// What the server answers to `message`: the first rule that matches, or nothing.
     func replies(to message: WebSocketMessage) -> [WebSocketMessage.Content] {
-        guard let rule = rules.first(where: { $0.trigger == nil || Self.matches($0.trigger ?? "", message) }) else { return [] }
+        guard let rule = rules.first(where: { $0.trigger.map { Self.matches($0, message) } ?? true }) else { return [] }
         return Self.expand(rule.reply, for: message)
     }
 
@@ -83,10 +79,7 @@ public struct WebSocketScript: Sendable {
         guard message.kind == .text else { return false }
         if String(decoding: message.payload, as: UTF8.self) == trigger { return true }
         guard let value = try? JSONParser.parse(message.payload) else { return false }
-        for key in ["type", "method"] {
-            if case .string(let found)? = value[key], found == trigger { return true }
-        }
-        return false
+        return ["type", "method"].contains { value[$0] == .string(trigger) }
     }
 
     private static func expand(_ reply: Reply, for message: WebSocketMessage) -> [WebSocketMessage.Content] {
@@ -98,14 +91,9 @@ public struct WebSocketScript: Sendable {
         case .json(let template):
             var variables: [String: String] = [:]
             if message.kind == .text, case .object(let members)? = try? JSONParser.parse(message.payload) {
+                // A string without its quotes; anything else as JSON writes it.
                 for (key, value) in members {
-                    switch value {
-                    case .string(let text): variables[key] = text
-                    case .number(let literal): variables[key] = literal
-                    case .bool(let flag): variables[key] = flag ? "true" : "false"
-                    case .null: variables[key] = "null"
-                    default: variables[key] = String(decoding: JSONWriter.compact(value), as: UTF8.self)
-                    }
+                    if case .string(let text) = value { variables[key] = text } else { variables[key] = String(decoding: JSONWriter.compact(value), as: UTF8.self) }
                 }
             }
             return [.text(String(decoding: Placeholders.fill(Data(template.utf8), variables: variables, values: [:]), as: UTF8.self))]

@@ -91,9 +91,6 @@ public final class HTTPStubber: Sendable {
         enabled.withLock { $0 = false }
     }
 
-    /// Whether requests are being answered from the stubs.
-    var isEnabled: Bool { enabled.withLock { $0 } }
-
     /// Whether `URLSession.shared` routes its requests through the stubber. False on Linux when
     /// the shared session was first used before `enable()`.
     public var interceptsSharedSession: Bool {
@@ -126,14 +123,8 @@ public final class HTTPStubber: Sendable {
     /// Back to a clean slate: no stubs (their handles' `requests` become empty), no ignore
     /// rules, no placeholders, no network condition, `.optIn`. Whether the stubber is enabled does not change. Call it after each test.
     public func reset() {
-        stubs.state.withLock { state in
-            state.entries.removeAll()
-            state.answered.removeAll()
-            state.ignoreRules.removeAll()
-            state.placeholders.removeAll()
-            state.condition = nil
-            state.unhandledMode = .optIn
-        }
+        // Everything as new but the ids, so no handle of a stub added later equals an old one.
+        stubs.state.withLock { $0 = StubRegistry.State(nextID: $0.nextID) }
     }
 
     // MARK: Sessions
@@ -163,7 +154,7 @@ public final class HTTPStubber: Sendable {
     /// claimed when a stub could answer it whatever its body; the protocol then reads the
     /// body, and if no stub answers after all, sends the request to the network itself.
     func claims(_ urlRequest: URLRequest) -> Bool {
-        guard isEnabled, let url = urlRequest.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        guard enabled.withLock({ $0 }), let url = urlRequest.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
         let bodyUnknown = urlRequest.httpBody == nil && urlRequest.httpBodyStream != nil
         let live = Track.Request(method: urlRequest.httpMethod ?? "GET", url: url, headers: Headers(urlRequest.allHTTPHeaderFields ?? [:]), body: urlRequest.httpBody ?? Data())
         switch stubs.resolve(live, bodyUnknown: bodyUnknown) {

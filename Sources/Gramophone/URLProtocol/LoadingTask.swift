@@ -122,34 +122,32 @@ struct LoadingTask {
     /// Why this load cannot go ahead, as the error the task completes with; nil when it can.
     /// `recording`: a request the Turntable does not answer would go to the network and be recorded.
     func refusal(for request: URLRequest, recording: Bool) -> URLError? {
-        let url = request.url.map { [NSURLErrorFailingURLErrorKey: $0] as [String: Any] } ?? [:]
+        func refused(_ code: URLError.Code, _ description: String) -> URLError {
+            var userInfo: [String: Any] = [NSLocalizedDescriptionKey: description]
+            userInfo[NSURLErrorFailingURLErrorKey] = request.url
+            return URLError(code, userInfo: userInfo)
+        }
         #if canImport(FoundationNetworking)
         if isDownload {
             // Foundation finishes a download only from its own protocol (it reads a file URL that
             // only its protocol sets, and traps without it): complete with a reason, never crash.
-            return URLError(
+            return refused(
                 .unsupportedURL,
-                userInfo: url.merging([
-                    NSLocalizedDescriptionKey:
-                        "Gramophone cannot answer a download task through a URLSession on Linux: Foundation finishes download tasks only from its own network protocol and crashes otherwise. Use a data task (data(for:), dataTask(with:)) and write the data to a file, or the Turntable's own download(for:) and downloadTask(with:) (Gramophone.docc/Platforms.md)"
-                ]) { $1 })
+                "Gramophone cannot answer a download task through a URLSession on Linux: Foundation finishes download tasks only from its own network protocol and crashes otherwise. Use a data task (data(for:), dataTask(with:)) and write the data to a file, or the Turntable's own download(for:) and downloadTask(with:) (Gramophone.docc/Platforms.md)"
+            )
         }
         #endif
         if isWebSocket {
-            return URLError(
+            return refused(
                 .unsupportedURL,
-                userInfo: url.merging([
-                    NSLocalizedDescriptionKey:
-                        "Gramophone cannot answer a WebSocket through a URLSession (makeURLSession(), HTTPStubber): a URLProtocol sees at most the opening handshake, never the messages. Open the socket through the injected NetworkSession, whose webSocketTask(with:) a Turntable answers with the recorded conversation (Gramophone.docc/WebSockets.md)"
-                ]) { $1 })
+                "Gramophone cannot answer a WebSocket through a URLSession (makeURLSession(), HTTPStubber): a URLProtocol sees at most the opening handshake, never the messages. Open the socket through the injected NetworkSession, whose webSocketTask(with:) a Turntable answers with the recorded conversation (Gramophone.docc/WebSockets.md)"
+            )
         }
         if isBodyUnreadable, recording {
-            return URLError(
+            return refused(
                 .cannotDecodeRawData,
-                userInfo: url.merging([
-                    NSLocalizedDescriptionKey:
-                        "Gramophone cannot record this upload through a URLSession: the body of an upload task (uploadTask(with:from:), upload(for:from:), a streamed request) does not reach a URLProtocol here, and recording it would keep the answer to a request nobody sent. Set the body on the request and use a data task, or upload through the Turntable itself (Gramophone.docc/SessionsAndTasks.md)"
-                ]) { $1 })
+                "Gramophone cannot record this upload through a URLSession: the body of an upload task (uploadTask(with:from:), upload(for:from:), a streamed request) does not reach a URLProtocol here, and recording it would keep the answer to a request nobody sent. Set the body on the request and use a data task, or upload through the Turntable itself (Gramophone.docc/SessionsAndTasks.md)"
+            )
         }
         return nil
     }

@@ -66,24 +66,18 @@ extension MatchingStrategy {
         guard let text = launchValue?.trimmingWhitespace(), !text.isEmpty else { return nil }
         if text.lowercased() == "trackorder" { self = .trackOrder(); return }
         if text.lowercased() == "dvr" { self = .dvr; return }
-        var matchers: [Matcher] = []
-        for name in text.split(separator: ",").map({ String($0).trimmingWhitespace().lowercased() }) {
-            switch name {
-            case "method": matchers.append(.method)
-            case "url": matchers.append(.url)
-            case "scheme": matchers.append(.scheme)
-            case "host": matchers.append(.host)
-            case "port": matchers.append(.port)
-            case "path": matchers.append(.path)
-            case "query": matchers.append(.query)
-            case "body": matchers.append(.body)
-            case "graphql": matchers.append(.graphQL)
-            default:
-                throw VinylError(
-                    .malformed, file: nil, place: Turntable.matchingVariable, problem: "\"\(name)\" is not a matcher",
-                    fix: "Use matcher names separated by commas (method, url, scheme, host, port, path, query, body, graphql) trackOrder or dvr")
-            }
-        }
-        self = .attributes(matchers)
+        let named: [String: Matcher] = [
+            "method": .method, "url": .url, "scheme": .scheme, "host": .host, "port": .port, "path": .path, "query": .query, "body": .body, "graphql": .graphQL,
+        ]
+        self = .attributes(
+            try text.split(separator: ",").map { part in
+                let name = String(part).trimmingWhitespace().lowercased()
+                guard let matcher = named[name] else {
+                    throw VinylError(
+                        .malformed, file: nil, place: Turntable.matchingVariable, problem: "\"\(name)\" is not a matcher",
+                        fix: "Use matcher names separated by commas (method, url, scheme, host, port, path, query, body, graphql) trackOrder or dvr")
+                }
+                return matcher
+            })
     }
 }

@@ -154,15 +154,9 @@ enum ProtocolSlots {
                 // A live answer (recording, or a host the recording leaves alone) goes on piece by piece as it arrives.
                 return await URLProtocolDelivery.relay(response, from: relayed, to: calls)
             }
-            if let plan {
-                // A streamed answer goes piece by piece, as recorded (or as the stub lists them).
-                return await URLProtocolDelivery.deliver(
-                    outcome, to: calls, cachePolicy: cachePolicy, chunks: URLProtocolDelivery.chunks(of: plan), ending: plan.ending, inOnePiece: !receivesPieces)
-            }
-            let byteCount = (try? outcome.get().1.count) ?? 0
-            await URLProtocolDelivery.deliver(
-                outcome, to: calls, cachePolicy: cachePolicy, chunks: URLProtocolDelivery.immediateChunks(byteCount: byteCount, size: turntable.bodyChunkSize),
-                inOnePiece: !receivesPieces)
+            // A streamed answer goes piece by piece, as recorded (or as the stub lists them).
+            let chunks = plan.map(URLProtocolDelivery.chunks) ?? URLProtocolDelivery.immediateChunks(byteCount: (try? outcome.get().1.count) ?? 0, size: turntable.bodyChunkSize)
+            await URLProtocolDelivery.deliver(outcome, to: calls, cachePolicy: cachePolicy, chunks: chunks, ending: plan?.ending, inOnePiece: !receivesPieces)
         }
     }
 
@@ -244,10 +238,7 @@ extension Turntable {
     @available(watchOS, unavailable, message: "URLProtocol does not intercept requests on watchOS: hand the code under test a Turntable (a NetworkSession) instead")
     public func makeURLSessionConfiguration(base: URLSessionConfiguration? = nil) -> URLSessionConfiguration {
         let base = base ?? recordingConfiguration
-        return settings.withLock { settings in
-            let configuration = makeURLSessionConfigurationLocked(&settings, base: base)
-            return configuration
-        }
+        return settings.withLock { makeURLSessionConfigurationLocked(&$0, base: base) }
     }
 
     /// A real `URLSession` whose requests this Turntable answers, for code that needs a

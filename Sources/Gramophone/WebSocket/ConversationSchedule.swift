@@ -33,6 +33,7 @@ struct ConversationSchedule: Sendable {
     init(_ conversation: WebSocketConversation, scale: (TimeInterval) -> TimeInterval) {
         var sentOffset: TimeInterval = 0
         var previousReceived: TimeInterval = 0
+        func delay(until offset: TimeInterval) -> TimeInterval { scale(max(0, offset - max(sentOffset, previousReceived))) }
         for (place, message) in conversation.messages.enumerated() {
             switch message.direction {
             case .sent:
@@ -40,8 +41,7 @@ struct ConversationSchedule: Sendable {
                 expectedPlaces.append(place)
                 sentOffset = message.offset
             case .received:
-                let anchor = max(sentOffset, previousReceived)
-                steps.append(Step(gate: expected.count, delay: scale(max(0, message.offset - anchor)), message: message))
+                steps.append(Step(gate: expected.count, delay: delay(until: message.offset), message: message))
                 previousReceived = message.offset
             }
         }
@@ -49,8 +49,7 @@ struct ConversationSchedule: Sendable {
         // sent before it.
         switch conversation.end {
         case .closed(_, _, .received), .failed, .stopped:
-            let anchor = max(sentOffset, previousReceived)
-            steps.append(Step(gate: expected.count, delay: scale(max(0, conversation.endOffset - anchor)), message: nil))
+            steps.append(Step(gate: expected.count, delay: delay(until: conversation.endOffset), message: nil))
         case .closed(_, _, .sent), .cancelled, .leftOpen:
             break
         }

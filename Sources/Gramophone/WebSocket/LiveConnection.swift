@@ -47,19 +47,12 @@ final class TaskConnection: LiveConnection {
     func open() async throws { task.resume() }
 
     func send(_ message: WebSocketMessage.Content) async throws {
-        switch message {
-        case .text(let text): try await task.send(.string(text))
-        case .binary(let data): try await task.send(.data(data))
-        }
+        try await task.send(WebSocketMessage(direction: .sent, content: message, offset: 0).taskMessage)
     }
 
     func receive() async throws -> WebSocketMessage.Content? {
         do {
-            switch try await task.receive() {
-            case .string(let text): return .text(text)
-            case .data(let data): return .binary(data)
-            @unknown default: return .binary(Data())
-            }
+            return WebSocketMessage(try await task.receive(), direction: .received).content
         } catch {
             // URLSession ends receive with an error at a close too; the code tells them apart.
             if task.closeCodeValue != 0 { return nil }

@@ -27,10 +27,8 @@ enum MessageComparison {
     /// The JSON comparison of `strategy`'s body matcher, which messages are compared by too.
     static func json(of strategy: MatchingStrategy) -> JSONComparison {
         for matcher in strategy.matchers {
-            switch matcher.kind {
-            case .body(let comparison), .graphQL(let comparison): return comparison.json
-            default: continue
-            }
+            if case .body(let comparison) = matcher.kind { return comparison.json }
+            if case .graphQL(let comparison) = matcher.kind { return comparison.json }
         }
         return JSONComparison()
     }

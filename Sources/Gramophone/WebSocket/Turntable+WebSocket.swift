@@ -47,9 +47,4 @@ extension Turntable {
         guard let recorder else { return (.default, []) }
         return (recorder.recording.redaction, recorder.recording.allowedSecrets)
     }
-
-    /// The conversation of the track at `index`, if it holds one.
-    func conversation(ofTrack index: Int) -> WebSocketConversation? {
-        deck.withLock { deck in deck.index.tracks.indices.contains(index) ? deck.index.tracks[index].response?.conversation : nil }
-    }
 }

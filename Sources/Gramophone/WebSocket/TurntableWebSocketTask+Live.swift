@@ -48,18 +48,14 @@ extension TurntableWebSocketTask {
             connection: connection, records: records, handshake: handshake, startedAt: startedAt, start: .now,
             handshakeDuration: Self.seconds(ContinuousClock.now - clock), limit: limit,
             time: StreamTimeLimit(limit))
-        let pending = state.withLock { state -> [@Sendable (TurntableWebSocketTask) -> Void] in
-            guard state.phase == .opening else { return [] }
-            state.phase = .open
+        let pending = opens { state in
             state.live = live
             state.handshake = handshake
             state.driver = Task { await self.pump(live) }
             state.recording.timer = live.time.startTimer { self.stop(live, reason: live.time.reason) }
-            defer { state.pending = [] }
-            return state.pending
         }
         // Cancelled while connecting: close the connection it no longer wants.
-        if state.withLock({ $0.live == nil }) {
+        guard let pending else {
             connection.close(code: 1001, reason: nil)
             return
         }
@@ -166,7 +162,8 @@ extension TurntableWebSocketTask {
                     // with its error and its close code set (the pump ends it; not awaited here,
                     // as the pump waits for sends to settle before it keeps the track).
                     Task {
-                        await self.ended()
+                        // The pump that ends the connection has finished.
+                        await self.state.withLock { $0.driver }?.value
                         let failure: any Error = self.state.withLock { $0.failure } ?? POSIXError(.ENOTCONN)
                         completionHandler(failure)
                     }
@@ -180,22 +177,7 @@ extension TurntableWebSocketTask {
         await state.withLock { $0.recording.lastSend }?.value
     }
 
-    /// Waits until the connection has ended: the pump that ends it has finished.
-    private func ended() async {
-        await state.withLock { $0.driver }?.value
-    }
-
-    func livePing(_ live: LiveSide, pongReceiveHandler: @escaping @Sendable ((any Error)?) -> Void) {
-        Task {
-            do {
-                try await live.connection.ping()
-                pongReceiveHandler(nil)
-            } catch {
-                pongReceiveHandler(error)
-            }
-        }
-    }
-
+    /// Closes the live connection for real, and its recording ends with the client's close.
     func liveClose(_ live: LiveSide, code: Int, reason: Data?) {
         finishRecording(live, end: .closed(code: code, reason: reason ?? Data(), by: .sent))
         live.connection.close(code: code, reason: reason)

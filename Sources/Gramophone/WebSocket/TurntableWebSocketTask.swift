@@ -99,9 +99,11 @@ final class TurntableWebSocketTask: WebSocketTask {
         let conversation: WebSocketConversation?
         switch answer.source {
         case .track(let index, _):
-            conversation = turntable.conversation(ofTrack: index)
             state.withLock { $0.trackIndex = index }
-            turntable.deck.withLock { $0.noteSent(0, onTrack: index) }
+            conversation = turntable.deck.withLock { deck in
+                deck.noteSent(0, onTrack: index)
+                return deck.index.tracks.indices.contains(index) ? deck.index.tracks[index].response?.conversation : nil
+            }
         case .stub:
             if let script = answer.webSocketScript, case .success(let (head, _)) = answer.outcome, head.statusCode == 101 {
                 playScript(script, handshake: live)
@@ -119,12 +121,7 @@ final class TurntableWebSocketTask: WebSocketTask {
             return
         }
         let response: HTTPURLResponse
-        switch answer.outcome {
-        case .success(let (head, _)): response = head
-        case .failure(let error):
-            end(with: error)
-            return
-        }
+        do { response = try answer.outcome.get().0 } catch { return end(with: error) }
         guard response.statusCode == 101, let conversation else {
             // Printed: the URL as the recording redacts it, never with its live credential.
             let (redaction, allowed) = turntable.replayRedaction
@@ -151,9 +148,7 @@ final class TurntableWebSocketTask: WebSocketTask {
         // With no wait anywhere, a driver task would only hand each message from one thread to
         // another (two task switches a message: benchmark 10 in BENCHMARKS.md).
         let atOnce = schedule.steps.allSatisfy { $0.delay == 0 }
-        let pending = state.withLock { state -> [@Sendable (TurntableWebSocketTask) -> Void] in
-            guard state.phase == .opening else { return [] }
-            state.phase = .open
+        let pending = opens { state in
             state.schedule = schedule
             state.handshake = handshake
             state.openedAt = .now
@@ -163,26 +158,32 @@ final class TurntableWebSocketTask: WebSocketTask {
             state.comparison = comparison
             state.echoes = echoes
             if !atOnce { state.driver = Task { await self.drive() } }
-            defer { state.pending = [] }
-            return state.pending
         }
         if atOnce { handOverDue() }
-        for operation in pending { operation(self) }
+        for operation in pending ?? [] { operation(self) }
     }
 
     /// Opens the connection on a stub's script: its pushes at once, its replies as messages come.
     private func playScript(_ script: WebSocketScript, handshake: Track.Request) {
-        let pending = state.withLock { state -> [@Sendable (TurntableWebSocketTask) -> Void] in
-            guard state.phase == .opening else { return [] }
-            state.phase = .open
+        let pending = opens { state in
             state.script = script
             state.handshake = handshake
-            defer { state.pending = [] }
-            return state.pending
         }
         for push in script.pushes { deliver(WebSocketMessage(direction: .received, content: push, offset: 0).taskMessage) }
         if let close = script.close, close.after == 0 { end(with: POSIXError(.ENOTCONN), closeCode: close.code, reason: Data(close.reason.utf8)) }
-        for operation in pending { operation(self) }
+        for operation in pending ?? [] { operation(self) }
+    }
+
+    /// Moves an opening connection to open, set up by `setUp` under the same lock: the
+    /// operations made before it opened, to run now in order; nil when it ended meanwhile.
+    func opens(_ setUp: (inout State) -> Void) -> [@Sendable (TurntableWebSocketTask) -> Void]? {
+        state.withLock { state in
+            guard state.phase == .opening else { return nil }
+            state.phase = .open
+            setUp(&state)
+            defer { state.pending = [] }
+            return state.pending
+        }
     }
 
     // MARK: The server's side
@@ -243,11 +244,7 @@ final class TurntableWebSocketTask: WebSocketTask {
                 let due = state.echoing(recorded, gate: step.gate)
                 if due.echoed { echoed += 1 }
                 let message = due.message.taskMessage
-                if state.receivers.isEmpty {
-                    state.inbox.append(message)
-                } else {
-                    handed.append((state.receivers.removeFirst(), message))
-                }
+                if let receiver = state.receiver(for: message) { handed.append((receiver, message)) }
             }
             return (handed, nil, echoed)
         }
@@ -271,14 +268,7 @@ final class TurntableWebSocketTask: WebSocketTask {
     }
 
     func deliver(_ message: Message) {
-        let receiver = state.withLock { state -> Receiver? in
-            guard state.phase == .open else { return nil }
-            if state.receivers.isEmpty {
-                state.inbox.append(message)
-                return nil
-            }
-            return state.receivers.removeFirst()
-        }
+        let receiver = state.withLock { $0.phase == .open ? $0.receiver(for: message) : nil }
         receiver?(.success(message))
     }
 
@@ -408,20 +398,25 @@ final class TurntableWebSocketTask: WebSocketTask {
     }
 
     func sendPing(pongReceiveHandler: @escaping @Sendable ((any Error)?) -> Void) {
-        let outcome = state.withLock { state -> (any Error)?? in
+        // A replay answers at once; a live connection pings for real.
+        let (outcome, live) = state.withLock { state -> ((any Error)??, LiveSide?) in
             switch state.phase {
             case .suspended, .opening:
                 state.pending.append { $0.sendPing(pongReceiveHandler: pongReceiveHandler) }
-                return nil
-            case .open where state.live != nil: return nil
-            case .open: return .some(nil)
-            case .ended: return .some(state.failure ?? POSIXError(.ENOTCONN))
+                return (nil, nil)
+            case .open: return (state.live == nil ? .some(nil) : nil, state.live)
+            case .ended: return (.some(state.failure ?? POSIXError(.ENOTCONN)), nil)
             }
         }
-        if let outcome {
-            pongReceiveHandler(outcome)
-        } else if let live = state.withLock({ $0.phase == .open ? $0.live : nil }) {
-            livePing(live, pongReceiveHandler: pongReceiveHandler)
+        if let outcome { return pongReceiveHandler(outcome) }
+        guard let live else { return }
+        Task {
+            do {
+                try await live.connection.ping()
+                pongReceiveHandler(nil)
+            } catch {
+                pongReceiveHandler(error)
+            }
         }
     }
 
@@ -430,7 +425,6 @@ final class TurntableWebSocketTask: WebSocketTask {
     }
 
     func cancel(withCloseCodeValue code: Int, reason: Data?) {
-        // A live connection is closed for real, and its recording ends with the client's close.
         if let live = state.withLock({ $0.phase == .open ? $0.live : nil }) { liveClose(live, code: code, reason: reason) }
         end(with: POSIXError(.ENOTCONN), closeCode: code, reason: reason)
     }
@@ -445,6 +439,16 @@ final class TurntableWebSocketTask: WebSocketTask {
 }
 
 extension TurntableWebSocketTask.State {
+    /// The oldest waiting receive, which `message` goes to; nil when none waits, and the
+    /// message waits in the inbox.
+    mutating func receiver(for message: URLSessionWebSocketTask.Message) -> TurntableWebSocketTask.Receiver? {
+        if receivers.isEmpty {
+            inbox.append(message)
+            return nil
+        }
+        return receivers.removeFirst()
+    }
+
     /// The oldest message not yet received, if any.
     mutating func takeFromInbox() -> URLSessionWebSocketTask.Message? {
         guard inboxHead < inbox.count else { return nil }
