@@ -63,6 +63,11 @@ final class TurntableWebSocketTask: WebSocketTask {
         var closeReason: Data?
         /// Set when the handshake went to the real network (TurntableWebSocketTask+Live.swift).
         var live: LiveSide?
+        /// `live != nil`, read on every send: comparing the optional with nil copies a `LiveSide`.
+        var isLive: Bool {
+            if case .some = live { return true }
+            return false
+        }
         var recording = LiveRecording()
         /// Set for a stub's scripted conversation: what it answers, and the messages sent so far.
         var script: WebSocketScript?
@@ -241,7 +246,8 @@ final class TurntableWebSocketTask: WebSocketTask {
                 let step = state.schedule.steps[state.nextStep]
                 state.nextStep += 1
                 guard let recorded = step.message else { return (handed, state.conversationEnd, echoed) }
-                let due = state.echoing(recorded, gate: step.gate)
+                // Without echoes the recorded message goes as it is, with no copy on the way.
+                let due = state.echoes.isEmpty ? (message: recorded, echoed: false) : state.echoing(recorded, gate: step.gate)
                 if due.echoed { echoed += 1 }
                 let message = due.message.taskMessage
                 if let receiver = state.receiver(for: message) { handed.append((receiver, message)) }
@@ -315,7 +321,7 @@ final class TurntableWebSocketTask: WebSocketTask {
                 return .later
             case .ended:
                 return .failed(state.failure ?? POSIXError(.ENOTCONN))
-            case .open where state.live != nil:
+            case .open where state.isLive:
                 return .live
             case .open where state.script != nil:
                 state.scriptedSends += 1
