@@ -74,7 +74,7 @@ extension Turntable {
     /// (move or delete it), as with `URLSession.download(for:)`.
     public nonisolated(nonsending) func download(for request: URLRequest) async throws -> (URL, URLResponse) {
         let (body, response) = try await answerTimed(try Track.Request(request))
-        return (try TaskCore.writeTemporaryFile(body), response)
+        return (try writeDownloadFile(body), response)
     }
 
     /// Downloads the answer for `url` into a new temporary file the caller owns.
