@@ -187,19 +187,9 @@ final class TaskCore: TaskEngine {
     /// Hands the body over as the task's kind does; a streamed body (`plan`) piece by piece to
     /// a data delegate, or whole once its last piece is due, ending with its error if it broke off.
     private func deliver(_ task: URLSessionTask, _ response: HTTPURLResponse, _ body: Data, _ delegation: Delegation?, _ plan: StreamPlan?) async {
-        if let plan {
-            if case .delegate = completion, !isDownload, let delegation {
-                let disposition = await delegation.didReceiveResponse(task, response)
-                guard disposition != .cancel, !cancelRequested else { return await finish(task, error: cancellationError) }
-                // Each piece falls due at its time from now, however long the delegate took with the one before.
-                for (piece, due) in zip(plan.pieces, plan.dueTimes(from: .now)) {
-                    try? await Task.sleep(until: due, clock: .continuous)
-                    if cancelRequested { return await finish(task, error: cancellationError) }
-                    received(piece.data.count, by: task)
-                    await delegation.perform { delegation.didReceiveData(task, piece.data) }
-                }
-                return await finish(task, error: plan.ending)
-            }
+        let toDataDelegate: Bool
+        if case .delegate = completion, !isDownload, delegation != nil { toDataDelegate = true } else { toDataDelegate = false }
+        if let plan, !toDataDelegate {
             if plan.totalDelay > 0 { try? await Task.sleep(nanoseconds: UInt64(plan.totalDelay * 1_000_000_000)) }
             if cancelRequested { return await finish(task, error: cancellationError) }
             if let ending = plan.ending { return await finish(task, error: ending) }
@@ -221,12 +211,11 @@ final class TaskCore: TaskEngine {
                 received(body.count, by: task)
                 return await finish(task, error: nil)
             }
-            let chunks = Self.chunks(of: body, size: turntable.bodyChunkSize)
             if case .download = kind {
                 let file: URL
                 do { file = try writeDownloadFile(body) } catch { return await finish(task, error: error) }
-                for chunk in chunks {
-                    if cancelRequested { try? FileManager.default.removeItem(at: file); return await finish(task, error: cancellationError) }
+                for chunk in Self.chunks(of: body, size: turntable.bodyChunkSize) {
+                    if cancelRequested { break }
                     let total = received(chunk.count, by: task)
                     await delegation.perform { delegation.didWriteData(task, Int64(chunk.count), total, Int64(body.count)) }
                 }
@@ -240,12 +229,16 @@ final class TaskCore: TaskEngine {
             }
             let disposition = await delegation.didReceiveResponse(task, response)
             guard disposition != .cancel, !cancelRequested else { return await finish(task, error: cancellationError) }
-            for chunk in chunks {
+            // A streamed body's pieces each fall due at their time from now, however long the
+            // delegate took with the one before; any other body goes in chunks at once.
+            let due = plan?.dueTimes(from: .now)
+            for (index, piece) in (plan?.pieces.map(\.data) ?? Self.chunks(of: body, size: turntable.bodyChunkSize)).enumerated() {
+                if let due { try? await Task.sleep(until: due[index], clock: .continuous) }
                 if cancelRequested { return await finish(task, error: cancellationError) }
-                received(chunk.count, by: task)
-                await delegation.perform { delegation.didReceiveData(task, chunk) }
+                received(piece.count, by: task)
+                await delegation.perform { delegation.didReceiveData(task, piece) }
             }
-            await finish(task, error: nil)
+            await finish(task, error: plan?.ending)
         }
     }
 
