@@ -61,16 +61,8 @@ package final class TaskAttributes: @unchecked Sendable {
     package init() {}
 
     package subscript<Value>(_ key: WritableKeyPath<Values, Value>) -> Value {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return values[keyPath: key]
-        }
-        set {
-            lock.lock()
-            defer { lock.unlock() }
-            values[keyPath: key] = newValue
-        }
+        get { lock.withLock { values[keyPath: key] } }
+        set { lock.withLock { values[keyPath: key] = newValue } }
     }
 }
 

@@ -33,12 +33,8 @@ package struct LineSplitter: Sendable {
         var lines: [String] = []
         piece.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             let bytes = raw.bindMemory(to: UInt8.self)
-            var start = 0
-            var index = 0
-            if afterCR, bytes.first == 0x0A {
-                start = 1
-                index = 1
-            }
+            var start = afterCR && bytes.first == 0x0A ? 1 : 0
+            var index = start
             afterCR = false
             while index < bytes.count {
                 let byte = bytes[index]
@@ -59,11 +55,7 @@ package struct LineSplitter: Sendable {
                 emit(UnsafeBufferPointer(rebasing: bytes[start..<index]), into: &lines)
                 index += terminator
                 if byte == 0x0D {
-                    if index < bytes.count {
-                        if bytes[index] == 0x0A { index += 1 }
-                    } else {
-                        afterCR = true
-                    }
+                    if index == bytes.count { afterCR = true } else if bytes[index] == 0x0A { index += 1 }
                 }
                 start = index
             }

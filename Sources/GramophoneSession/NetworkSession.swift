@@ -182,29 +182,36 @@ extension NetworkSession {
 
     /// `upload(for:from:)` with the contents of `fileURL`; `URLError(.fileDoesNotExist)` when it cannot be read.
     public nonisolated(nonsending) func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
-        let body: Data
-        do {
-            body = try Data(contentsOf: fileURL)
-        } catch {
-            throw URLError(.fileDoesNotExist, userInfo: [NSURLErrorFailingURLErrorKey: fileURL])
-        }
-        return try await upload(for: request, from: body)
+        try await upload(for: request, from: readUploadFile(fileURL))
     }
 
     /// `data(for:)` written to a temporary file, whose URL is returned; the caller removes it.
     public nonisolated(nonsending) func download(for request: URLRequest) async throws -> (URL, URLResponse) {
         let (body, response) = try await data(for: request)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gramophone-download-\(UUID().uuidString).tmp")
-        do {
-            try body.write(to: file)
-        } catch {
-            throw URLError(.cannotCreateFile, userInfo: [NSURLErrorFailingURLErrorKey: file])
-        }
-        return (file, response)
+        return (try writeDownloadFile(body), response)
     }
 
     /// `download(for:)` with a `GET` request for `url`.
     public nonisolated(nonsending) func download(from url: URL) async throws -> (URL, URLResponse) {
         try await download(for: URLRequest(url: url))
     }
+}
+
+/// An upload's file, read when the transfer starts; `URLError(.fileDoesNotExist)` when it cannot be.
+package func readUploadFile(_ url: URL) throws -> Data {
+    do { return try Data(contentsOf: url) } catch {
+        throw URLError(.fileDoesNotExist, userInfo: [NSURLErrorFailingURLErrorKey: url, NSLocalizedDescriptionKey: "The upload file \(url.path) cannot be read"])
+    }
+}
+
+/// Writes a download's body where URLSession puts downloads: a fresh file in the temporary folder.
+package func writeDownloadFile(_ body: Data) throws -> URL {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("Gramophone-\(UUID().uuidString).tmp")
+    do {
+        try body.write(to: file)
+    } catch {
+        throw URLError(
+            .cannotCreateFile, userInfo: [NSURLErrorFailingURLErrorKey: file, NSLocalizedDescriptionKey: "Cannot write the download to \(file.path): \(error.localizedDescription)"])
+    }
+    return file
 }

@@ -46,7 +46,6 @@ public struct ServerSentEvent: Sendable, Equatable {
 /// an event the stream ends in the middle of is dropped.
 package struct EventStreamParser: Sendable {
     private var data: [String] = []
-    private var sawData = false
     private var event: String?
     private var id: String?
     private var retry: Int?
@@ -63,9 +62,9 @@ package struct EventStreamParser: Sendable {
             if line.hasPrefix("\u{FEFF}") { return read(line: String(line.dropFirst())) }
         }
         if line.isEmpty {
-            defer { data = []; sawData = false; event = nil; retry = nil }
+            defer { data = []; event = nil; retry = nil }
             // The standard dispatches only events with data (an empty `data:` counts).
-            guard sawData else { return nil }
+            guard !data.isEmpty else { return nil }
             return ServerSentEvent(data: data.joined(separator: "\n"), event: event, id: id, retry: retry)
         }
         if line.hasPrefix(":") { return nil }
@@ -80,18 +79,12 @@ package struct EventStreamParser: Sendable {
             value = ""
         }
         switch field {
-        case "data":
-            data.append(String(value))
-            sawData = true
+        case "data": data.append(String(value))
         case "event": event = String(value)
         case "id": if !value.contains("\u{0}") { id = String(value) }
-        case "retry": if !value.isEmpty, value.allSatisfy(\.isASCIIDigit) { retry = Int(value) }
+        case "retry": if !value.isEmpty, value.allSatisfy({ $0.isASCII && $0.isNumber }) { retry = Int(value) }
         default: break
         }
         return nil
     }
-}
-
-extension Character {
-    fileprivate var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -38,11 +38,7 @@ final class SessionTaskCore: TaskEngine, @unchecked Sendable {
         identifier = Self.counter.next()
     }
 
-    private func withLock<R>(_ body: (inout State) -> R) -> R {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&current)
-    }
+    private func withLock<R>(_ body: (inout State) -> R) -> R { lock.withLock { body(&current) } }
 
     var snapshot: TaskSnapshot { withLock { $0.snapshot } }
 
@@ -112,10 +108,10 @@ final class SessionTaskCore: TaskEngine, @unchecked Sendable {
         private let lock = NSLock()
         private var value = 0
         func next() -> Int {
-            lock.lock()
-            defer { lock.unlock() }
-            value += 1
-            return value
+            lock.withLock {
+                value += 1
+                return value
+            }
         }
     }
 }

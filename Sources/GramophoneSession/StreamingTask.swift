@@ -47,15 +47,11 @@ final class StreamingTask: NSObject, URLSessionDataDelegate, @unchecked Sendable
 
     private func waitForResponse(starting start: () -> Void) async throws -> URLResponse {
         try await withCheckedThrowingContinuation { continuation in
-            lock.lock()
-            if let response {
-                lock.unlock()
-                continuation.resume(with: response)
-                return
+            let settled = lock.withLock {
+                if response == nil { waiter = continuation }
+                return response
             }
-            waiter = continuation
-            lock.unlock()
-            start()
+            if let settled { continuation.resume(with: settled) } else { start() }
         }
     }
 

@@ -52,12 +52,7 @@ open class VinylTestCase: XCTestCase {
     /// Reports a problem found when the test ended as a test failure located in the vinyl
     /// file. Override to route or filter the reports.
     open func recordVinylProblem(_ problem: VinylProblem, vinyl: TestVinyl) {
-        #if canImport(Darwin)
-        let location = XCTSourceCodeLocation(filePath: vinyl.file.path, lineNumber: 1)
-        record(XCTIssue(type: .assertionFailure, compactDescription: problem.message, sourceCodeContext: XCTSourceCodeContext(location: location)))
-        #else
-        recordFailure(withDescription: problem.message, inFile: vinyl.file.path, atLine: 1, expected: true)
-        #endif
+        recordFailure(problem.message, inFile: vinyl.file.path)
     }
 
     /// This test's vinyl name: `<Class>/<test method>`.
@@ -96,7 +91,9 @@ open class VinylTestCase: XCTestCase {
                 currentVinyl = vinyl
                 try prepare(vinyl.turntable)
             } catch {
-                recordOpeningFailure(error)
+                // Once, as a failure located in the vinyl's file when it has one.
+                let message = "Gramophone: the vinyl of \(defaultVinylName) could not be opened, so the test did not run: \(error)"
+                recordFailure(message, inFile: (error as? VinylError)?.file)
                 return
             }
         }
@@ -142,10 +139,8 @@ open class VinylTestCase: XCTestCase {
                 + "(it finds Tests/<Target>/Vinyls from the file it is written in), or name another store")
     }
 
-    /// Reports a vinyl that could not be opened: once, as a failure located in its file when it has one.
-    private func recordOpeningFailure(_ error: any Error) {
-        let message = "Gramophone: the vinyl of \(defaultVinylName) could not be opened, so the test did not run: \(error)"
-        let file = (error as? VinylError)?.file
+    /// Records `message` as a failure located at the top of `file` when there is one.
+    private func recordFailure(_ message: String, inFile file: String?) {
         #if canImport(Darwin)
         let context = file.map { XCTSourceCodeContext(location: XCTSourceCodeLocation(filePath: $0, lineNumber: 1)) } ?? XCTSourceCodeContext()
         record(XCTIssue(type: .assertionFailure, compactDescription: message, sourceCodeContext: context))

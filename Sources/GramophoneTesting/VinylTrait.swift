@@ -130,7 +130,12 @@ private func runWithVinyl<R>(
     _ name: String, configuration: VinylConfiguration, sourceLocation: SourceLocation, failed: () -> Bool,
     isolation: isolated (any Actor)? = #isolation, operation: () async throws -> R
 ) async throws -> R {
-    let vinyl = try TestVinyl(name: name, configuration: staleAsWarning(configuration), sourcePath: sourceLocation.filePath)
+    // Expiry (`Recording.reRecordAfter`): a stale vinyl replayed on CI is a warning-severity
+    // issue (Swift Testing's severities), instead of the Turntable's printed note.
+    var configuration = configuration
+    configuration.recording = configuration.resolvedRecording
+    configuration.recording?.printsStaleness = false
+    let vinyl = try TestVinyl(name: name, configuration: configuration, sourcePath: sourceLocation.filePath)
     reportStaleness(of: vinyl.turntable, sourceLocation: sourceLocation)
     let result: Result<R, any Error>
     do {
@@ -149,17 +154,6 @@ private func runWithVinyl<R>(
         Attachment.record(written.description, named: vinyl.name.replacingOccurrences(of: "/", with: "-") + " recording.txt", sourceLocation: sourceLocation)
     }
     return try result.get()
-}
-
-// Expiry (`Recording.reRecordAfter`): a stale vinyl replayed on CI is a warning-severity
-// issue (Swift Testing's severities), instead of the Turntable's printed note.
-
-/// The configuration with the Turntable's own stale note turned off when a warning replaces it.
-private func staleAsWarning(_ configuration: VinylConfiguration) -> VinylConfiguration {
-    var changed = configuration
-    changed.recording = configuration.resolvedRecording
-    changed.recording?.printsStaleness = false
-    return changed
 }
 
 /// Records the warning, once per vinyl, for a stale vinyl replayed as it is.

@@ -22,11 +22,7 @@ extension Turntable: HTTPClientSession {
         let live = try await Track.Request(request)
         return HTTPClientResponse(try await streamedAnswer(live, through: .httpClient(deadline: deadline), deadline: ReplayDeadline(deadline)))
     }
-
-    /// The answer to an AsyncHTTPClient request, as ``execute(_:deadline:)`` gives it.
-    public nonisolated(nonsending) func execute(_ request: HTTPClientRequest, timeout: TimeAmount) async throws -> HTTPClientResponse {
-        try await execute(request, deadline: .now() + timeout)
-    }
+    // `execute(_:timeout:)` is HTTPClientSession's: this with a deadline `timeout` from now.
 }
 
 extension ReplayDeadline {

@@ -19,11 +19,6 @@ struct Delegation: @unchecked Sendable {
     let queue: OperationQueue
     let session: URLSession
 
-    /// The line for `task`: its own delegate, then `sessionDelegate`; nil when it has neither.
-    init?(task: URLSessionTask, sessionDelegate: (any URLSessionDelegate)?, queue: OperationQueue, session: @autoclosure () -> URLSession) {
-        self.init(delegates: [task.delegate, sessionDelegate], queue: queue, session: session())
-    }
-
     /// The line through `delegates`, in order; nil when there is none. An object that is both the
     /// task's delegate and the session's hears each message once.
     init?(delegates: [(any URLSessionDelegate)?], queue: OperationQueue, session: @autoclosure () -> URLSession) {
@@ -166,7 +161,7 @@ extension Turntable {
     /// The delegate line that decides `task`'s redirects, whatever hears its end.
     func redirectDelegation(for task: URLSessionTask) -> Delegation? {
         settings.withLock { settings -> Delegation? in
-            Delegation(task: task, sessionDelegate: settings.delegate, queue: settings.delegateQueue, session: delegateSessionLocked(&settings))
+            Delegation(delegates: [task.delegate, settings.delegate], queue: settings.delegateQueue, session: delegateSessionLocked(&settings))
         }
     }
 

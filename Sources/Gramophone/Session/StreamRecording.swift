@@ -159,14 +159,9 @@ final class StreamTaping: Sendable {
         let ended = tape.withLock { tape -> Bool in
             guard tape.end == nil else { return false }
             tape.end = end
-            var recorded = Track.Response(recording: response, headers: headers, body: tape.body, for: request.url)
-            recorded.stream = TrackStream(chunks: tape.chunks, end: end)
-            let rewritten = recorder.recording.keepsContentEncoding ? [] : recorded.describeStoredBody()
-            let original = Track(
-                request: request, outcome: .response(recorded), recordedAt: recordedAt, duration: ProcessInfo.processInfo.systemUptime - start)
-            let track = recorder.recording.redaction.redact(original, allowing: recorder.recording.allowedSecrets)
-            turntable.deck.withLock { $0.appendRecorded(track) }
-            recorder.noteRecorded(original, as: track, rewritten: rewritten)
+            turntable.keepRecorded(
+                request, response: response, headers: headers, body: tape.body, stream: TrackStream(chunks: tape.chunks, end: end), recordedAt: recordedAt,
+                duration: ProcessInfo.processInfo.systemUptime - start, with: recorder)
             return true
         }
         guard ended else { return }

@@ -19,10 +19,7 @@ enum UploadSource: Sendable {
     func read() throws -> Data {
         switch self {
         case .data(let data): return data
-        case .file(let url):
-            do { return try Data(contentsOf: url) } catch {
-                throw URLError(.fileDoesNotExist, userInfo: [NSURLErrorFailingURLErrorKey: url, NSLocalizedDescriptionKey: "The upload file \(url.path) cannot be read"])
-            }
+        case .file(let url): return try readUploadFile(url)
         }
     }
 }
@@ -38,13 +35,7 @@ enum TaskCompletion: Sendable {
 /// counters and the sequence of calls a URLSession makes. Each task class forwards to it.
 final class TaskCore: TaskEngine {
     struct State {
-        var state: URLSessionTask.State = .suspended
-        var response: URLResponse?
-        var error: (any Error)?
-        var received: Int64 = 0
-        var expectedToReceive: Int64 = 0
-        var sent: Int64 = 0
-        var expectedToSend: Int64 = 0
+        var snapshot = TaskSnapshot()
         var cancelRequested = false
         var driver: Task<Void, Never>?
     }
@@ -69,30 +60,18 @@ final class TaskCore: TaskEngine {
         self.completion = completion
         identifier = turntable.nextTaskIdentifier()
         if case .upload(.data(let body)) = kind {
-            locked.withLock { $0.expectedToSend = Int64(body.count) }
+            locked.withLock { $0.snapshot.expectedToSend = Int64(body.count) }
         }
     }
 
-    var snapshot: TaskSnapshot {
-        locked.withLock { state in
-            var snapshot = TaskSnapshot()
-            snapshot.state = state.state
-            snapshot.response = state.response
-            snapshot.error = state.error
-            snapshot.received = state.received
-            snapshot.expectedToReceive = state.expectedToReceive
-            snapshot.sent = state.sent
-            snapshot.expectedToSend = state.expectedToSend
-            return snapshot
-        }
-    }
+    var snapshot: TaskSnapshot { locked.withLock { $0.snapshot } }
 
     /// Starts the task once; later calls, and calls after `cancel`, do nothing.
     func resume(_ task: URLSessionTask) {
         let box = Unchecked(task)
         change(task, ["state"]) { state in
-            guard state.state == .suspended, !state.cancelRequested else { return }
-            state.state = .running
+            guard state.snapshot.state == .suspended, !state.cancelRequested else { return }
+            state.snapshot.state = .running
             // The task's place is taken now, not when its driver happens to start: tasks
             // resumed in a row choose tracks, and complete, in that order (Exchange/ResumeOrder.swift).
             let turn = turntable.order.taskPlace()
@@ -104,10 +83,10 @@ final class TaskCore: TaskEngine {
     func cancel(_ task: URLSessionTask) {
         let box = Unchecked(task)
         change(task, ["state"]) { state in
-            guard state.state == .suspended || state.state == .running else { return }
+            guard state.snapshot.state == .suspended || state.snapshot.state == .running else { return }
             state.cancelRequested = true
-            let neverStarted = state.state == .suspended
-            state.state = .canceling
+            let neverStarted = state.snapshot.state == .suspended
+            state.snapshot.state = .canceling
             if neverStarted {
                 // URLSession reports a cancelled task even when it was never resumed.
                 state.driver = Task { await self.finish(box.value, error: self.cancellationError) }
@@ -165,7 +144,7 @@ final class TaskCore: TaskEngine {
                 live.body = try source.read()
                 let count = Int64(live.body.count)
                 change(task, ["countOfBytesSent", "countOfBytesExpectedToSend"]) {
-                    $0.sent = count; $0.expectedToSend = count
+                    $0.snapshot.sent = count; $0.snapshot.expectedToSend = count
                 }
                 if count > 0, let delegation {
                     await delegation.perform { delegation.didSendBodyData(task, count) }
@@ -197,8 +176,8 @@ final class TaskCore: TaskEngine {
             await finish(task, error: error)
         case .success(let (response, body)):
             change(task, ["response", "countOfBytesExpectedToReceive"]) { state in
-                state.response = response
-                state.expectedToReceive = Int64(body.count)
+                state.snapshot.response = response
+                state.snapshot.expectedToReceive = Int64(body.count)
             }
             progress.totalUnitCount = Int64(body.count)
             await deliver(task, response, body, delegation, plan)
@@ -208,19 +187,9 @@ final class TaskCore: TaskEngine {
     /// Hands the body over as the task's kind does; a streamed body (`plan`) piece by piece to
     /// a data delegate, or whole once its last piece is due, ending with its error if it broke off.
     private func deliver(_ task: URLSessionTask, _ response: HTTPURLResponse, _ body: Data, _ delegation: Delegation?, _ plan: StreamPlan?) async {
-        if let plan {
-            if case .delegate = completion, !isDownload, let delegation {
-                let disposition = await delegation.didReceiveResponse(task, response)
-                guard disposition != .cancel, !cancelRequested else { return await finish(task, error: cancellationError) }
-                // Each piece falls due at its time from now, however long the delegate took with the one before.
-                for (piece, due) in zip(plan.pieces, plan.dueTimes(from: .now)) {
-                    try? await Task.sleep(until: due, clock: .continuous)
-                    if cancelRequested { return await finish(task, error: cancellationError) }
-                    received(piece.data.count, by: task)
-                    await delegation.perform { delegation.didReceiveData(task, piece.data) }
-                }
-                return await finish(task, error: plan.ending)
-            }
+        let toDataDelegate: Bool
+        if case .delegate = completion, !isDownload, delegation != nil { toDataDelegate = true } else { toDataDelegate = false }
+        if let plan, !toDataDelegate {
             if plan.totalDelay > 0 { try? await Task.sleep(nanoseconds: UInt64(plan.totalDelay * 1_000_000_000)) }
             if cancelRequested { return await finish(task, error: cancellationError) }
             if let ending = plan.ending { return await finish(task, error: ending) }
@@ -231,7 +200,7 @@ final class TaskCore: TaskEngine {
             await finish(task, error: nil, data: body)
         case .download:
             do {
-                let file = try Self.writeTemporaryFile(body)
+                let file = try writeDownloadFile(body)
                 received(body.count, by: task)
                 await finish(task, error: nil, file: file)
             } catch {
@@ -242,12 +211,11 @@ final class TaskCore: TaskEngine {
                 received(body.count, by: task)
                 return await finish(task, error: nil)
             }
-            let chunks = Self.chunks(of: body, size: turntable.bodyChunkSize)
             if case .download = kind {
                 let file: URL
-                do { file = try Self.writeTemporaryFile(body) } catch { return await finish(task, error: error) }
-                for chunk in chunks {
-                    if cancelRequested { try? FileManager.default.removeItem(at: file); return await finish(task, error: cancellationError) }
+                do { file = try writeDownloadFile(body) } catch { return await finish(task, error: error) }
+                for chunk in Self.chunks(of: body, size: turntable.bodyChunkSize) {
+                    if cancelRequested { break }
                     let total = received(chunk.count, by: task)
                     await delegation.perform { delegation.didWriteData(task, Int64(chunk.count), total, Int64(body.count)) }
                 }
@@ -261,12 +229,16 @@ final class TaskCore: TaskEngine {
             }
             let disposition = await delegation.didReceiveResponse(task, response)
             guard disposition != .cancel, !cancelRequested else { return await finish(task, error: cancellationError) }
-            for chunk in chunks {
+            // A streamed body's pieces each fall due at their time from now, however long the
+            // delegate took with the one before; any other body goes in chunks at once.
+            let due = plan?.dueTimes(from: .now)
+            for (index, piece) in (plan?.pieces.map(\.data) ?? Self.chunks(of: body, size: turntable.bodyChunkSize)).enumerated() {
+                if let due { try? await Task.sleep(until: due[index], clock: .continuous) }
                 if cancelRequested { return await finish(task, error: cancellationError) }
-                received(chunk.count, by: task)
-                await delegation.perform { delegation.didReceiveData(task, chunk) }
+                received(piece.count, by: task)
+                await delegation.perform { delegation.didReceiveData(task, piece) }
             }
-            await finish(task, error: nil)
+            await finish(task, error: plan?.ending)
         }
     }
 
@@ -279,8 +251,8 @@ final class TaskCore: TaskEngine {
     @discardableResult
     private func received(_ count: Int, by task: URLSessionTask) -> Int64 {
         let total = change(task, ["countOfBytesReceived"]) { state in
-            state.received += Int64(count)
-            return state.received
+            state.snapshot.received += Int64(count)
+            return state.snapshot.received
         }
         progress.completedUnitCount = total
         return total
@@ -290,13 +262,13 @@ final class TaskCore: TaskEngine {
     /// completion handler or the delegate, on the delegate queue.
     func finish(_ task: URLSessionTask, error: (any Error)?, data: Data? = nil, file: URL? = nil) async {
         let ended = change(task, ["state", "error"]) { state -> (response: URLResponse?, received: Int64)? in
-            guard state.state != .completed else { return nil }
-            state.state = .completed
-            state.error = error
+            guard state.snapshot.state != .completed else { return nil }
+            state.snapshot.state = .completed
+            state.snapshot.error = error
             state.driver = nil
             // As URLSession documents it: the response once one arrived, whether the task then
             // succeeded or failed (a transfer that broke off after its response).
-            return (state.response, state.received)
+            return (state.snapshot.response, state.snapshot.received)
         }
         guard let (response, received) = ended else { return }
         if error == nil, progress.totalUnitCount < 0 {
@@ -334,16 +306,5 @@ final class TaskCore: TaskEngine {
         return stride(from: body.startIndex, to: body.endIndex, by: size).map { start in
             body.subdata(in: start..<min(start + size, body.endIndex))
         }
-    }
-
-    /// Writes a download's body where URLSession puts downloads: a fresh file in the temporary folder.
-    static func writeTemporaryFile(_ body: Data) throws -> URL {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("Gramophone-\(UUID().uuidString).tmp")
-        do {
-            try body.write(to: file)
-        } catch {
-            throw URLError(.cannotCreateFile, userInfo: [NSLocalizedDescriptionKey: "Cannot write the download to \(file.path): \(error.localizedDescription)"])
-        }
-        return file
     }
 }

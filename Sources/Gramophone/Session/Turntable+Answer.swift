@@ -63,15 +63,16 @@ extension Turntable {
         return answer
     }
 
-    /// Adds a response received whole as a new track, redacted. `refusingCollisions`: a request
+    /// Adds a response received whole (or `stream`'s pieces) as a new track, redacted. `refusingCollisions`: a request
     /// this run recorded with other secrets and another answer is refused, not kept
     /// (Recording/RedactedCollisions.swift); the error is returned.
     @discardableResult
     func keepRecorded(
-        _ live: Track.Request, response: HTTPURLResponse, headers: Headers? = nil, body: Data, recordedAt: Date, duration: TimeInterval, with recorder: Recorder,
-        refusingCollisions: Bool = false
+        _ live: Track.Request, response: HTTPURLResponse, headers: Headers? = nil, body: Data, stream: TrackStream? = nil, recordedAt: Date, duration: TimeInterval,
+        with recorder: Recorder, refusingCollisions: Bool = false
     ) -> RecordingError? {
         var received = Track.Response(recording: response, headers: headers, body: body, for: live.url)
+        received.stream = stream
         let rewritten = recorder.recording.keepsContentEncoding ? [] : received.describeStoredBody()
         let original = Track(request: live, response: received, recordedAt: recordedAt, duration: duration)
         let track = recorder.recording.redaction.redact(original, allowing: recorder.recording.allowedSecrets)

@@ -65,22 +65,8 @@ extension Turntable {
         return try await answerTimed(live)
     }
 
-    /// Sends the contents of `fileURL` as the body of `request` and returns the answer.
-    public nonisolated(nonsending) func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) {
-        try await upload(for: request, from: UploadSource.file(fileURL).read())
-    }
-
-    /// Downloads the answer to `request` into a new temporary file, which the caller owns
-    /// (move or delete it), as with `URLSession.download(for:)`.
-    public nonisolated(nonsending) func download(for request: URLRequest) async throws -> (URL, URLResponse) {
-        let (body, response) = try await answerTimed(try Track.Request(request))
-        return (try TaskCore.writeTemporaryFile(body), response)
-    }
-
-    /// Downloads the answer for `url` into a new temporary file the caller owns.
-    public nonisolated(nonsending) func download(from url: URL) async throws -> (URL, URLResponse) {
-        try await download(for: URLRequest(url: url))
-    }
+    // `upload(for:fromFile:)`, `download(for:)` and `download(from:)` are NetworkSession's:
+    // they read the file, or write the answer to one, around the methods here.
 
     /// The answer to `live` after the playback timing's delay, as `(body, response)`.
     /// Nonsending like everything it awaits on the way to a track, so a replay never leaves
