@@ -163,8 +163,5 @@ struct GraphQLRequest: Sendable {
 
     private static func show(_ name: String) -> String { name.isEmpty ? "(anonymous)" : name }
 
-    private static func preview(_ document: String?) -> String {
-        guard let document else { return "(none)" }
-        return document.count > 60 ? String(document.prefix(57)) + "…" : document
-    }
+    private static func preview(_ document: String?) -> String { document.map(JSONComparison.shortened) ?? "(none)" }
 }

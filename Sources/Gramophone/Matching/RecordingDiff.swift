@@ -78,11 +78,9 @@ package struct RecordingDiff: Sendable {
     static func fields(_ a: Track.Request, _ b: Track.Request) -> [Field] {
         var fields: [Field] = []
         let aParts = RequestParts(a), bParts = RequestParts(b)
-        var queryNames: [String] = []
-        for item in aParts.query + bParts.query where !queryNames.contains(item.name) { queryNames.append(item.name) }
-        for name in queryNames {
+        for name in BodyComparison.names(aParts.query.map(\.name), bParts.query.map(\.name)) {
             let x = aParts.query.filter { $0.name == name }.map { $0.value ?? "" }, y = bParts.query.filter { $0.name == name }.map { $0.value ?? "" }
-            if x != y { fields.append(Field(kind: "query", name: name, line: "query \(name): \(show(x)) vs \(show(y))")) }
+            if x != y { fields.append(Field(kind: "query", name: name, line: "query \(name): \(BodyComparison.showValues(x)) vs \(BodyComparison.showValues(y))")) }
         }
         for header in Matcher.differingHeaders(a.headers, b.headers) where header.key != "content-length" {
             fields.append(Field(kind: "header", name: header.name, line: "header \(header.name): \(header.a ?? "(none)") vs \(header.b ?? "(none)")"))
@@ -101,7 +99,8 @@ package struct RecordingDiff: Sendable {
                 if !same {
                     let lines = GraphQLRequest.differences(
                         live: Track.Request(url: a.url, body: operationBody(pair.0)), recorded: Track.Request(url: a.url, body: operationBody(pair.1)), comparison.json)
-                    fields += lines.filter { !$0.hasPrefix("\(label) variables") && !$0.hasPrefix("graphQL variables") }.map {
+                    // The bodies carry no variables: those are compared below, place by place.
+                    fields += lines.map {
                         Field(kind: "graphQL", name: nil, line: $0.replacingOccurrences(of: "graphQL ", with: "\(label) ", options: .anchored))
                     }
                 }
@@ -136,13 +135,5 @@ package struct RecordingDiff: Sendable {
         if let document = operation.document { members.append(("query", .string(document))) }
         if let hash = operation.hash { members.append(("extensions", .object([("persistedQuery", .object([("sha256Hash", .string(hash))]))]))) }
         return Data(JSONWriter.compact(.object(members)))
-    }
-
-    private static func show(_ values: [String]) -> String {
-        switch values.count {
-        case 0: return "(absent)"
-        case 1: return values[0].isEmpty ? "(empty)" : values[0]
-        default: return "[" + values.joined(separator: ", ") + "]"
-        }
     }
 }
