@@ -134,28 +134,15 @@ enum VinylLint {
 
     /// What makes two requests indistinguishable to every matcher.
     private struct RequestKey: Hashable {
-        var method: String
-        var url: String
+        /// Method and URL as matching normalises them (`RequestParts`).
+        var parts: RequestParts
         var headers: [String]
         var body: Data
 
         init(_ request: Track.Request) {
-            method = request.method
-            url = Self.normalised(request.url)
+            parts = RequestParts(request)
             headers = request.headers.fields.map { $0.name.lowercased() + ":" + $0.value }.sorted()
             body = request.body
-        }
-
-        /// Scheme and host ignore case, query parameters their order, as matching does.
-        private static func normalised(_ url: URL) -> String {
-            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
-            components.scheme = components.scheme?.lowercased()
-            components.host = components.host?.lowercased()
-            components.fragment = nil
-            if let items = components.queryItems {
-                components.queryItems = items.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
-            }
-            return components.string ?? url.absoluteString
         }
     }
 }
