@@ -232,11 +232,12 @@ struct BodyComparison: Sendable, Hashable {
         return (number < 0 ? "-" : "") + result
     }
 
-    /// `body: a vs b`; where the previews print alike, where the bytes part.
-    static func bytesDifference(_ live: Data, _ recorded: Data) -> String {
+    /// `body: a vs b`; where the previews print alike, where the bytes part, or how each side
+    /// read the same bytes (`sameBytes`).
+    static func bytesDifference(_ live: Data, _ recorded: Data, sameBytes: @autoclosure () -> String = "read differently by each side's Content-Type") -> String {
         let a = preview(live), b = preview(recorded)
         if a != b { return "body: \(a) vs \(b)" }
-        if live == recorded { return "body: the same \(grouped(live.count)) bytes, read differently by each side's Content-Type" }
+        if live == recorded { return "body: the same \(grouped(live.count)) bytes, \(sameBytes())" }
         let offset = zip(live, recorded).prefix { $0 == $1 }.count
         return "body: \(a), differing from byte \(grouped(offset)) on (\(grouped(live.count)) vs \(grouped(recorded.count)) bytes)"
     }
