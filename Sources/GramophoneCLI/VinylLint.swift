@@ -103,7 +103,7 @@ enum VinylLint {
                 Problem(
                     place: place + ".headers",
                     message: "Content-Encoding says \(coding) but the body is stored decoded (not \(coding) data); remove the Content-Encoding header, as the recorder does"))
-        } else if let encoding = otherCompression(headers), !body.isEmpty, looksLikePlainText(body) {
+        } else if let encoding = otherCompression(headers), !body.isEmpty, ContentCoding.isPlainText(body) {
             // A coding the recorder's rule does not know by its bytes (compress): plain text is the tell.
             problems.append(
                 Problem(place: place + ".headers", message: "Content-Encoding says \(encoding) but the body is plain text (already decoded); remove the Content-Encoding header"))
@@ -124,12 +124,6 @@ enum VinylLint {
         guard let value = headers["Content-Encoding"]?.lowercased() else { return nil }
         let codings = value.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         return codings.first { ["br", "deflate", "zstd", "compress"].contains($0) }
-    }
-
-    /// UTF-8 with no control characters but whitespace: what no compressor's output looks like.
-    private static func looksLikePlainText(_ body: Data) -> Bool {
-        guard let text = String(data: body, encoding: .utf8) else { return false }
-        return text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\n" || $0 == "\r" || $0 == "\t" }
     }
 
     /// What makes two requests indistinguishable to every matcher.

@@ -141,15 +141,7 @@ struct GraphQLRequest: Sendable {
             for (index, pair) in zip(a.operations, b.operations).enumerated() {
                 let label = a.operations.count > 1 ? "graphQL[\(index)]" : "graphQL"
                 let (x, y) = pair
-                if x.name != y.name { lines.append("\(label) operation: \(show(x.name)) vs \(show(y.name))") }
-                switch (x.hash, y.hash) {
-                case let (p?, q?):
-                    if p != q { lines.append("\(label) persisted query: \(p.prefix(12))… vs \(q.prefix(12))…") }
-                case (nil, nil):
-                    if x.document != y.document { lines.append("\(label) query: \(preview(x.document)) vs \(preview(y.document))") }
-                default:
-                    lines.append("\(label) query: \(x.hash.map { "persisted \($0.prefix(12))…" } ?? preview(x.document)) vs \(y.hash.map { "persisted \($0.prefix(12))…" } ?? preview(y.document))")
-                }
+                lines += operationDifferences(x, y, label: label)
                 switch (x.variables, y.variables) {
                 case let (p?, q?): lines += comparison.differences(p, q, prefix: "\(label) variables")
                 case (nil, nil): break
@@ -159,6 +151,21 @@ struct GraphQLRequest: Sendable {
             }
             return lines
         }
+    }
+
+    /// How two operations differ in name and query under `label` (`graphQL[1]`), variables aside.
+    static func operationDifferences(_ x: Operation, _ y: Operation, label: String) -> [String] {
+        var lines: [String] = []
+        if x.name != y.name { lines.append("\(label) operation: \(show(x.name)) vs \(show(y.name))") }
+        switch (x.hash, y.hash) {
+        case let (p?, q?):
+            if p != q { lines.append("\(label) persisted query: \(p.prefix(12))… vs \(q.prefix(12))…") }
+        case (nil, nil):
+            if x.document != y.document { lines.append("\(label) query: \(preview(x.document)) vs \(preview(y.document))") }
+        default:
+            lines.append("\(label) query: \(x.hash.map { "persisted \($0.prefix(12))…" } ?? preview(x.document)) vs \(y.hash.map { "persisted \($0.prefix(12))…" } ?? preview(y.document))")
+        }
+        return lines
     }
 
     private static func show(_ name: String) -> String { name.isEmpty ? "(anonymous)" : name }

@@ -95,15 +95,7 @@ package struct RecordingDiff: Sendable {
             var fields: [Field] = []
             for (index, pair) in zip(x.operations, y.operations).enumerated() {
                 let label = x.operations.count > 1 ? "graphQL[\(index)]" : "graphQL"
-                let same = pair.0.name == pair.1.name && (pair.0.hash ?? pair.0.document) == (pair.1.hash ?? pair.1.document)
-                if !same {
-                    let lines = GraphQLRequest.differences(
-                        live: Track.Request(url: a.url, body: operationBody(pair.0)), recorded: Track.Request(url: a.url, body: operationBody(pair.1)), comparison.json)
-                    // The bodies carry no variables: those are compared below, place by place.
-                    fields += lines.map {
-                        Field(kind: "graphQL", name: nil, line: $0.replacingOccurrences(of: "graphQL ", with: "\(label) ", options: .anchored))
-                    }
-                }
+                fields += GraphQLRequest.operationDifferences(pair.0, pair.1, label: label).map { Field(kind: "graphQL", name: nil, line: $0) }
                 switch (pair.0.variables, pair.1.variables) {
                 case let (p?, q?):
                     fields += comparison.json.places(p, q, prefix: "\(label) variables").differing.map { Field(kind: "graphQL", name: $0.path, line: $0.line) }
@@ -127,13 +119,5 @@ package struct RecordingDiff: Sendable {
         default:
             return [Field(kind: "body", name: nil, line: "body: \(BodyComparison.preview(a.body)) vs \(BodyComparison.preview(b.body))")]
         }
-    }
-
-    /// One operation as a POST body, to reuse the miss report's wording.
-    private static func operationBody(_ operation: GraphQLRequest.Operation) -> Data {
-        var members: [(key: String, value: JSONValue)] = [("operationName", .string(operation.name))]
-        if let document = operation.document { members.append(("query", .string(document))) }
-        if let hash = operation.hash { members.append(("extensions", .object([("persistedQuery", .object([("sha256Hash", .string(hash))]))]))) }
-        return Data(JSONWriter.compact(.object(members)))
     }
 }
