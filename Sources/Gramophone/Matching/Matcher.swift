@@ -241,9 +241,8 @@ public struct Matcher: Sendable {
             return lines.joined(separator: "\n")
         case .url:
             // Name the part that differs; "url" alone hides it.
-            var parts: [String] = []
-            for part in [Matcher.scheme, .host, .port, .path, .query] {
-                if let diff = part.difference(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) { parts.append(diff) }
+            let parts = [Matcher.scheme, .host, .port, .path, .query].compactMap {
+                $0.difference(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts)
             }
             return parts.isEmpty ? "url: \(liveParts.urlText) vs \(recordedParts.urlText)" : parts.joined(separator: "\n")
         case .headers(let names):
