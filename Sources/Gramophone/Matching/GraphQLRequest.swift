@@ -142,12 +142,8 @@ struct GraphQLRequest: Sendable {
                 let label = a.operations.count > 1 ? "graphQL[\(index)]" : "graphQL"
                 let (x, y) = pair
                 lines += operationDifferences(x, y, label: label)
-                switch (x.variables, y.variables) {
-                case let (p?, q?): lines += comparison.differences(p, q, prefix: "\(label) variables")
-                case (nil, nil): break
-                case let (p, q):
-                    lines.append("\(label) variables: \(p.map(JSONComparison.show) ?? "(none)") vs \(q.map(JSONComparison.show) ?? "(none)")")
-                }
+                let variables = variablePlaces(x, y, label: label, comparison)
+                lines += variables.differing.map(\.line) + variables.ignored
             }
             return lines
         }
@@ -166,6 +162,16 @@ struct GraphQLRequest: Sendable {
             lines.append("\(label) query: \(x.hash.map { "persisted \($0.prefix(12))…" } ?? preview(x.document)) vs \(y.hash.map { "persisted \($0.prefix(12))…" } ?? preview(y.document))")
         }
         return lines
+    }
+
+    /// How the operations' variables differ under `label variables`: `JSONComparison.places`,
+    /// or one line when only one side has variables.
+    static func variablePlaces(_ x: Operation, _ y: Operation, label: String, _ comparison: JSONComparison) -> (differing: [(line: String, path: String?)], ignored: [String]) {
+        switch (x.variables, y.variables) {
+        case let (p?, q?): return comparison.places(p, q, prefix: "\(label) variables")
+        case (nil, nil): return ([], [])
+        case let (p, q): return ([("\(label) variables: \(p.map(JSONComparison.show) ?? "(none)") vs \(q.map(JSONComparison.show) ?? "(none)")", nil)], [])
+        }
     }
 
     private static func show(_ name: String) -> String { name.isEmpty ? "(anonymous)" : name }

@@ -96,13 +96,7 @@ package struct RecordingDiff: Sendable {
             for (index, pair) in zip(x.operations, y.operations).enumerated() {
                 let label = x.operations.count > 1 ? "graphQL[\(index)]" : "graphQL"
                 fields += GraphQLRequest.operationDifferences(pair.0, pair.1, label: label).map { Field(kind: "graphQL", name: nil, line: $0) }
-                switch (pair.0.variables, pair.1.variables) {
-                case let (p?, q?):
-                    fields += comparison.json.places(p, q, prefix: "\(label) variables").differing.map { Field(kind: "graphQL", name: $0.path, line: $0.line) }
-                case (nil, nil): break
-                case let (p, q):
-                    fields.append(Field(kind: "graphQL", name: nil, line: "\(label) variables: \(p.map(JSONComparison.show) ?? "(none)") vs \(q.map(JSONComparison.show) ?? "(none)")"))
-                }
+                fields += GraphQLRequest.variablePlaces(pair.0, pair.1, label: label, comparison.json).differing.map { Field(kind: "graphQL", name: $0.path, line: $0.line) }
             }
             return fields
         }
