@@ -103,7 +103,7 @@ enum VinylLint {
                 Problem(
                     place: place + ".headers",
                     message: "Content-Encoding says \(coding) but the body is stored decoded (not \(coding) data); remove the Content-Encoding header, as the recorder does"))
-        } else if let encoding = otherCompression(headers), !body.isEmpty, looksLikePlainText(body) {
+        } else if let encoding = otherCompression(headers), !body.isEmpty, ContentCoding.isPlainText(body) {
             // A coding the recorder's rule does not know by its bytes (compress): plain text is the tell.
             problems.append(
                 Problem(place: place + ".headers", message: "Content-Encoding says \(encoding) but the body is plain text (already decoded); remove the Content-Encoding header"))
@@ -126,36 +126,17 @@ enum VinylLint {
         return codings.first { ["br", "deflate", "zstd", "compress"].contains($0) }
     }
 
-    /// UTF-8 with no control characters but whitespace: what no compressor's output looks like.
-    private static func looksLikePlainText(_ body: Data) -> Bool {
-        guard let text = String(data: body, encoding: .utf8) else { return false }
-        return text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\n" || $0 == "\r" || $0 == "\t" }
-    }
-
     /// What makes two requests indistinguishable to every matcher.
     private struct RequestKey: Hashable {
-        var method: String
-        var url: String
+        /// Method and URL as matching normalises them (`RequestParts`).
+        var parts: RequestParts
         var headers: [String]
         var body: Data
 
         init(_ request: Track.Request) {
-            method = request.method
-            url = Self.normalised(request.url)
+            parts = RequestParts(request)
             headers = request.headers.fields.map { $0.name.lowercased() + ":" + $0.value }.sorted()
             body = request.body
-        }
-
-        /// Scheme and host ignore case, query parameters their order, as matching does.
-        private static func normalised(_ url: URL) -> String {
-            guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url.absoluteString }
-            components.scheme = components.scheme?.lowercased()
-            components.host = components.host?.lowercased()
-            components.fragment = nil
-            if let items = components.queryItems {
-                components.queryItems = items.sorted { ($0.name, $0.value ?? "") < ($1.name, $1.value ?? "") }
-            }
-            return components.string ?? url.absoluteString
         }
     }
 }

@@ -97,11 +97,6 @@ struct BodyComparison: Sendable, Hashable {
         }
     }
 
-    /// Exactly when the keys are equal, so the index and a scan agree.
-    func equal(_ a: Data, _ aHeaders: Headers, _ b: Data, _ bHeaders: Headers) -> Bool {
-        key(a, headers: aHeaders) == key(b, headers: bHeaders)
-    }
-
     /// For miss reports: `(ignoring: a, b, ignoringArrayOrder: true)`, or nothing.
     var summary: String {
         var options: [String] = []
@@ -182,9 +177,9 @@ struct BodyComparison: Sendable, Hashable {
             }
             for (index, pair) in zip(x, y).enumerated() {
                 let place = x.count > 1 ? "\(label) #\(index + 1)" : label
-                if pair.0.filename != pair.1.filename { lines.append("\(place) filename: \(show(pair.0.filename)) vs \(show(pair.1.filename))") }
+                if pair.0.filename != pair.1.filename { lines.append("\(place) filename: \(Self.show(pair.0.filename)) vs \(Self.show(pair.1.filename))") }
                 if pair.0.contentType.map(Self.mediaType) != pair.1.contentType.map(Self.mediaType) {
-                    lines.append("\(place) content type: \(show(pair.0.contentType)) vs \(show(pair.1.contentType))")
+                    lines.append("\(place) content type: \(Self.show(pair.0.contentType)) vs \(Self.show(pair.1.contentType))")
                 }
                 if pair.0.content != pair.1.content, partKey(pair.0) != partKey(pair.1) { lines.append(contentDifference(pair.0, pair.1, place: place)) }
             }
@@ -207,15 +202,16 @@ struct BodyComparison: Sendable, Hashable {
         return "\(place): different content, \(Self.grouped(a.content.count)) bytes each"
     }
 
-    private func show(_ text: String?) -> String { text.map { $0.isEmpty ? "(empty)" : $0 } ?? "(none)" }
+    /// A value as a miss report shows it: `(none)` when absent, `(empty)` when empty.
+    static func show(_ text: String?) -> String { text.map { $0.isEmpty ? "(empty)" : $0 } ?? "(none)" }
 
     /// Names from both sides, each once, in order of first appearance.
-    private static func names(_ a: [String], _ b: [String]) -> [String] {
+    static func names(_ a: [String], _ b: [String]) -> [String] {
         var seen = Set<String>()
         return (a + b).filter { seen.insert($0).inserted }
     }
 
-    private static func showValues(_ values: [String]) -> String {
+    static func showValues(_ values: [String]) -> String {
         switch values.count {
         case 0: return "(absent)"
         case 1: return values[0].isEmpty ? "(empty)" : values[0]
@@ -236,11 +232,12 @@ struct BodyComparison: Sendable, Hashable {
         return (number < 0 ? "-" : "") + result
     }
 
-    /// `body: a vs b`; where the previews print alike, where the bytes part.
-    static func bytesDifference(_ live: Data, _ recorded: Data) -> String {
+    /// `body: a vs b`; where the previews print alike, where the bytes part, or how each side
+    /// read the same bytes (`sameBytes`).
+    static func bytesDifference(_ live: Data, _ recorded: Data, sameBytes: @autoclosure () -> String = "read differently by each side's Content-Type") -> String {
         let a = preview(live), b = preview(recorded)
         if a != b { return "body: \(a) vs \(b)" }
-        if live == recorded { return "body: the same \(grouped(live.count)) bytes, read differently by each side's Content-Type" }
+        if live == recorded { return "body: the same \(grouped(live.count)) bytes, \(sameBytes())" }
         let offset = zip(live, recorded).prefix { $0 == $1 }.count
         return "body: \(a), differing from byte \(grouped(offset)) on (\(grouped(live.count)) vs \(grouped(recorded.count)) bytes)"
     }

@@ -96,18 +96,12 @@ struct DVRMatching: Sendable {
         if !urlsAgree(live.url, recorded.url, ignoring: parametersToIgnore) {
             lines.append("url: \(live.url.absoluteString) vs \(recorded.url.absoluteString) (DVR compares URLs as written)")
         }
-        if !bodiesAgree(live, recorded) { lines.append(bodyDifference(live, recorded)) }
-        return lines
-    }
-
-    private static func bodyDifference(_ live: Track.Request, _ recorded: Track.Request) -> String {
-        let a = BodyComparison.preview(live.body), b = BodyComparison.preview(recorded.body)
-        if a != b { return "body: \(a) vs \(b)" }
-        if live.body == recorded.body {
-            return "body: the same \(BodyComparison.grouped(live.body.count)) bytes, read by DVR as \(readingName(live)) vs \(readingName(recorded)) (each side's Content-Type decides)"
+        if !bodiesAgree(live, recorded) {
+            lines.append(
+                BodyComparison.bytesDifference(
+                    live.body, recorded.body, sameBytes: "read by DVR as \(readingName(live)) vs \(readingName(recorded)) (each side's Content-Type decides)"))
         }
-        let offset = zip(live.body, recorded.body).prefix { $0 == $1 }.count
-        return "body: \(a), differing from byte \(BodyComparison.grouped(offset)) on (\(BodyComparison.grouped(live.body.count)) vs \(BodyComparison.grouped(recorded.body.count)) bytes)"
+        return lines
     }
 
     private static func readingName(_ request: Track.Request) -> String {

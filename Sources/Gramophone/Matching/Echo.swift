@@ -67,11 +67,16 @@ public struct Echo: Sendable, CustomStringConvertible {
         guard let liveValue = try? JSONParser.parse(live.body) else { return nil }
         switch kind {
         case .jsonValue(let responsePath, let requestPath):
-            let values = Self.values(at: requestPath[...], in: liveValue)
+            // The request's values, in document order.
+            var values: [JSONValue] = []
+            _ = Self.replacing(at: requestPath[...], in: liveValue) {
+                values.append($0)
+                return nil
+            }
             guard !values.isEmpty else { return nil }
-            return { response in
+            return { [values] response in
                 var next = 0
-                return Self.replacing(at: responsePath[...], in: response) {
+                return Self.replacing(at: responsePath[...], in: response) { _ in
                     defer { next += 1 }
                     return values.count == 1 ? values[0] : (next < values.count ? values[next] : nil)
                 }
@@ -101,22 +106,9 @@ public struct Echo: Sendable, CustomStringConvertible {
 
     private static func key(_ value: JSONValue) -> String { String(decoding: JSONWriter.compact(value), as: UTF8.self) }
 
-    /// The values at `path` in `value`, in document order.
-    private static func values(at path: ArraySlice<JSONComparison.Step>, in value: JSONValue) -> [JSONValue] {
-        guard let step = path.first else { return [value] }
-        switch (step, value) {
-        case (.key(let key), .object(let members)):
-            return members.filter { $0.key == key }.flatMap { values(at: path.dropFirst(), in: $0.value) }
-        case (.everyElement, .array(let items)):
-            return items.flatMap { values(at: path.dropFirst(), in: $0) }
-        default:
-            return []
-        }
-    }
-
-    /// `value` with each place at `path` (in document order) replaced by what `next` gives (nil keeps it).
-    private static func replacing(at path: ArraySlice<JSONComparison.Step>, in value: JSONValue, with next: () -> JSONValue?) -> JSONValue {
-        guard let step = path.first else { return next() ?? value }
+    /// `value` with each place at `path` (in document order) replaced by what `next` makes of it (nil keeps it).
+    private static func replacing(at path: ArraySlice<JSONComparison.Step>, in value: JSONValue, with next: (JSONValue) -> JSONValue?) -> JSONValue {
+        guard let step = path.first else { return next(value) ?? value }
         switch (step, value) {
         case (.key(let key), .object(let members)):
             return .object(members.map { $0.key == key ? (key: key, value: replacing(at: path.dropFirst(), in: $0.value, with: next)) : $0 })

@@ -141,30 +141,40 @@ struct GraphQLRequest: Sendable {
             for (index, pair) in zip(a.operations, b.operations).enumerated() {
                 let label = a.operations.count > 1 ? "graphQL[\(index)]" : "graphQL"
                 let (x, y) = pair
-                if x.name != y.name { lines.append("\(label) operation: \(show(x.name)) vs \(show(y.name))") }
-                switch (x.hash, y.hash) {
-                case let (p?, q?):
-                    if p != q { lines.append("\(label) persisted query: \(p.prefix(12))… vs \(q.prefix(12))…") }
-                case (nil, nil):
-                    if x.document != y.document { lines.append("\(label) query: \(preview(x.document)) vs \(preview(y.document))") }
-                default:
-                    lines.append("\(label) query: \(x.hash.map { "persisted \($0.prefix(12))…" } ?? preview(x.document)) vs \(y.hash.map { "persisted \($0.prefix(12))…" } ?? preview(y.document))")
-                }
-                switch (x.variables, y.variables) {
-                case let (p?, q?): lines += comparison.differences(p, q, prefix: "\(label) variables")
-                case (nil, nil): break
-                case let (p, q):
-                    lines.append("\(label) variables: \(p.map(JSONComparison.show) ?? "(none)") vs \(q.map(JSONComparison.show) ?? "(none)")")
-                }
+                lines += operationDifferences(x, y, label: label)
+                let variables = variablePlaces(x, y, label: label, comparison)
+                lines += variables.differing.map(\.line) + variables.ignored
             }
             return lines
         }
     }
 
+    /// How two operations differ in name and query under `label` (`graphQL[1]`), variables aside.
+    static func operationDifferences(_ x: Operation, _ y: Operation, label: String) -> [String] {
+        var lines: [String] = []
+        if x.name != y.name { lines.append("\(label) operation: \(show(x.name)) vs \(show(y.name))") }
+        switch (x.hash, y.hash) {
+        case let (p?, q?):
+            if p != q { lines.append("\(label) persisted query: \(p.prefix(12))… vs \(q.prefix(12))…") }
+        case (nil, nil):
+            if x.document != y.document { lines.append("\(label) query: \(preview(x.document)) vs \(preview(y.document))") }
+        default:
+            lines.append("\(label) query: \(x.hash.map { "persisted \($0.prefix(12))…" } ?? preview(x.document)) vs \(y.hash.map { "persisted \($0.prefix(12))…" } ?? preview(y.document))")
+        }
+        return lines
+    }
+
+    /// How the operations' variables differ under `label variables`: `JSONComparison.places`,
+    /// or one line when only one side has variables.
+    static func variablePlaces(_ x: Operation, _ y: Operation, label: String, _ comparison: JSONComparison) -> (differing: [(line: String, path: String?)], ignored: [String]) {
+        switch (x.variables, y.variables) {
+        case let (p?, q?): return comparison.places(p, q, prefix: "\(label) variables")
+        case (nil, nil): return ([], [])
+        case let (p, q): return ([("\(label) variables: \(p.map(JSONComparison.show) ?? "(none)") vs \(q.map(JSONComparison.show) ?? "(none)")", nil)], [])
+        }
+    }
+
     private static func show(_ name: String) -> String { name.isEmpty ? "(anonymous)" : name }
 
-    private static func preview(_ document: String?) -> String {
-        guard let document else { return "(none)" }
-        return document.count > 60 ? String(document.prefix(57)) + "…" : document
-    }
+    private static func preview(_ document: String?) -> String { document.map(JSONComparison.shortened) ?? "(none)" }
 }

@@ -156,11 +156,10 @@ struct JSONComparison: Sendable, Hashable {
                 let place = steps + [.key(key)]
                 switch (left, right) {
                 case let (left?, right?): compare(left, right, printed: path, steps: place, lines: &lines, ignored: &ignored)
-                case let (left?, nil):
-                    if isIgnored(place) { ignored.append("\(path): ignored") } else { lines.append(("\(path): \(Self.show(left)) vs (absent)", Self.path(place))) }
-                case let (nil, right?):
-                    if isIgnored(place) { ignored.append("\(path): ignored") } else { lines.append(("\(path): (absent) vs \(Self.show(right))", Self.path(place))) }
-                case (nil, nil): break
+                default:
+                    // On one side only (`keys` come from the two sides).
+                    let line = "\(path): \(left.map(Self.show) ?? "(absent)") vs \(right.map(Self.show) ?? "(absent)")"
+                    if isIgnored(place) { ignored.append("\(path): ignored") } else { lines.append((line, Self.path(place))) }
                 }
             }
         case let (.array(x), .array(y)):
@@ -183,9 +182,11 @@ struct JSONComparison: Sendable, Hashable {
 
     /// A value as a miss report shows it: compact, at most 60 characters.
     static func show(_ value: JSONValue) -> String {
-        let text = String(decoding: JSONWriter.compact(value), as: UTF8.self)
-        return text.count > 60 ? String(text.prefix(57)) + "…" : text
+        shortened(String(decoding: JSONWriter.compact(value), as: UTF8.self))
     }
+
+    /// At most 60 characters, cut with `…`.
+    static func shortened(_ text: String) -> String { text.count > 60 ? String(text.prefix(57)) + "…" : text }
 }
 
 extension String {

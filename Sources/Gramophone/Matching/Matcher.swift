@@ -193,9 +193,7 @@ public struct Matcher: Sendable {
     /// name as the requests spell it, and each side's value.
     static func differingHeaders(_ a: Headers, _ b: Headers) -> [(key: String, name: String, a: String?, b: String?)] {
         let x = comparedHeaders(a, []), y = comparedHeaders(b, [])
-        var keys = x.map(\.name)
-        keys += y.map(\.name).filter { !keys.contains($0) }
-        return keys.compactMap { key in
+        return BodyComparison.names(x.map(\.name), y.map(\.name)).compactMap { key in
             let left = x.first { $0.name == key }?.value, right = y.first { $0.name == key }?.value
             guard left != right else { return nil }
             let name = a.fields.first { $0.name.lowercased() == key }?.name ?? b.fields.first { $0.name.lowercased() == key }?.name ?? key
@@ -219,9 +217,7 @@ public struct Matcher: Sendable {
         case .headers(let names):
             return names.allSatisfy { live.headers[$0] == recorded.headers[$0] }
         // A body byte-identical to the recorded one matches, whatever each side's type makes of it.
-        case .body(let comparison):
-            return live.body == recorded.body || comparison.equal(live.body, live.headers, recorded.body, recorded.headers)
-        case .graphQL:
+        case .body, .graphQL:
             return (!live.body.isEmpty && live.body == recorded.body) || keyComponent(live, liveParts) == keyComponent(recorded, recordedParts)
         case .allHeaders:
             return keyComponent(live, liveParts) == keyComponent(recorded, recordedParts)
@@ -237,7 +233,7 @@ public struct Matcher: Sendable {
         if matches(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) { return nil }
         switch kind {
         case .query(let ignoring):
-            var lines = ["query: \(Self.show(keyComponent(liveParts))) vs \(Self.show(keyComponent(recordedParts)))"]
+            var lines = ["query: \(BodyComparison.show(keyComponent(liveParts))) vs \(BodyComparison.show(keyComponent(recordedParts)))"]
             for name in ignoring.sorted() {
                 let a = liveParts.query.filter { $0.name == name }, b = recordedParts.query.filter { $0.name == name }
                 if a != b { lines.append("query \(name): ignored") }
@@ -245,15 +241,14 @@ public struct Matcher: Sendable {
             return lines.joined(separator: "\n")
         case .url:
             // Name the part that differs; "url" alone hides it.
-            var parts: [String] = []
-            for part in [Matcher.scheme, .host, .port, .path, .query] {
-                if let diff = part.difference(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) { parts.append(diff) }
+            let parts = [Matcher.scheme, .host, .port, .path, .query].compactMap {
+                $0.difference(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts)
             }
             return parts.isEmpty ? "url: \(liveParts.urlText) vs \(recordedParts.urlText)" : parts.joined(separator: "\n")
         case .headers(let names):
             return names.compactMap { name -> String? in
                 let a = live.headers[name], b = recorded.headers[name]
-                return a == b ? nil : "header \(name): \(Self.show(a)) vs \(Self.show(b))"
+                return a == b ? nil : "header \(name): \(BodyComparison.show(a)) vs \(BodyComparison.show(b))"
             }.joined(separator: "\n")
         case .allHeaders(let excluding):
             var lines: [String] = [], ignored: [String] = []
@@ -261,7 +256,7 @@ public struct Matcher: Sendable {
                 if excluding.contains(header.key) {
                     ignored.append("header \(header.name): ignored")
                 } else {
-                    lines.append("header \(header.name): \(Self.show(header.a)) vs \(Self.show(header.b))")
+                    lines.append("header \(header.name): \(BodyComparison.show(header.a)) vs \(BodyComparison.show(header.b))")
                 }
             }
             return (lines + ignored).joined(separator: "\n")
@@ -273,12 +268,7 @@ public struct Matcher: Sendable {
         case .custom(let name, _):
             return "\(name): the custom matcher said no"
         default:
-            return "\(description): \(Self.show(keyComponent(liveParts))) vs \(Self.show(keyComponent(recordedParts)))"
+            return "\(description): \(BodyComparison.show(keyComponent(liveParts))) vs \(BodyComparison.show(keyComponent(recordedParts)))"
         }
-    }
-
-    private static func show(_ text: String?) -> String {
-        guard let text else { return "(none)" }
-        return text.isEmpty ? "(empty)" : text
     }
 }

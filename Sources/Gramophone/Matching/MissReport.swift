@@ -141,12 +141,8 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
         between live: Track.Request, _ liveParts: RequestParts, and recorded: Track.Request, _ recordedParts: RequestParts,
         matchers: [Matcher]
     ) -> [String] {
-        var differences: [String] = []
-        for matcher in matchers {
-            if let difference = matcher.difference(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) {
-                differences.append(contentsOf: difference.split(separator: "\n").map(String.init))
-            }
+        matchers.flatMap { matcher in
+            matcher.difference(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts)?.split(separator: "\n").map(String.init) ?? []
         }
-        return differences
     }
 }

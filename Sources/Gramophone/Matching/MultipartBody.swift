@@ -30,14 +30,7 @@ struct MultipartBody: Sendable, Hashable {
 
     /// The `boundary` parameter, quoted or not.
     static func boundary(_ contentType: String) -> String? {
-        for parameter in contentType.split(separator: ";").dropFirst() {
-            let pair = parameter.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2, String(pair[0]).trimmingWhitespace().lowercased() == "boundary" else { continue }
-            var value = String(pair[1]).trimmingWhitespace()
-            if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
-            return value.isEmpty ? nil : value
-        }
-        return nil
+        parameters(contentType)["boundary"].flatMap { $0.isEmpty ? nil : $0 }
     }
 
     /// `--boundary` on the body's first line.
@@ -93,7 +86,8 @@ struct MultipartBody: Sendable, Hashable {
             contentType: headers["Content-Type"], content: Data(slice[contentStart..<slice.endIndex]))
     }
 
-    /// `form-data; name="avatar"; filename="a b.png"` → name, filename (quotes and `\` escapes undone).
+    /// `form-data; name="avatar"; filename="a b.png"` → name, filename (quotes and `\` escapes undone);
+    /// a `Content-Type`'s parameters alike.
     private static func parameters(_ disposition: String) -> [String: String] {
         var result: [String: String] = [:]
         var characters = Substring(disposition)

@@ -64,18 +64,15 @@ struct NearestTrackIndex: Sendable {
         byMethodHostPath[MethodHostPath(method: row.method, host: row.host, path: row.path), default: []].append(position)
     }
 
-    private mutating func number(_ text: String) -> Int32 {
-        if let known = texts[text] { return known }
-        let new = Int32(texts.count)
-        texts[text] = new
-        return new
-    }
+    private mutating func number(_ text: String) -> Int32 { Self.number(text, in: &texts) }
 
-    private mutating func number(_ port: Int?) -> Int32 {
-        if let known = ports[port] { return known }
-        let new = Int32(ports.count)
-        ports[port] = new
-        return new
+    private mutating func number(_ port: Int?) -> Int32 { Self.number(port, in: &ports) }
+
+    /// The number of `key` in `table`, the next one if it has none yet.
+    private static func number<Key: Hashable>(_ key: Key, in table: inout [Key: Int32]) -> Int32 {
+        if let known = table[key] { return known }
+        table[key] = Int32(table.count)
+        return Int32(table.count - 1)
     }
 
     /// The live request's row; a part no track has gets -1, which equals nothing.

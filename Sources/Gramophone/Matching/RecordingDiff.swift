@@ -78,11 +78,9 @@ package struct RecordingDiff: Sendable {
     static func fields(_ a: Track.Request, _ b: Track.Request) -> [Field] {
         var fields: [Field] = []
         let aParts = RequestParts(a), bParts = RequestParts(b)
-        var queryNames: [String] = []
-        for item in aParts.query + bParts.query where !queryNames.contains(item.name) { queryNames.append(item.name) }
-        for name in queryNames {
+        for name in BodyComparison.names(aParts.query.map(\.name), bParts.query.map(\.name)) {
             let x = aParts.query.filter { $0.name == name }.map { $0.value ?? "" }, y = bParts.query.filter { $0.name == name }.map { $0.value ?? "" }
-            if x != y { fields.append(Field(kind: "query", name: name, line: "query \(name): \(show(x)) vs \(show(y))")) }
+            if x != y { fields.append(Field(kind: "query", name: name, line: "query \(name): \(BodyComparison.showValues(x)) vs \(BodyComparison.showValues(y))")) }
         }
         for header in Matcher.differingHeaders(a.headers, b.headers) where header.key != "content-length" {
             fields.append(Field(kind: "header", name: header.name, line: "header \(header.name): \(header.a ?? "(none)") vs \(header.b ?? "(none)")"))
@@ -97,21 +95,8 @@ package struct RecordingDiff: Sendable {
             var fields: [Field] = []
             for (index, pair) in zip(x.operations, y.operations).enumerated() {
                 let label = x.operations.count > 1 ? "graphQL[\(index)]" : "graphQL"
-                let same = pair.0.name == pair.1.name && (pair.0.hash ?? pair.0.document) == (pair.1.hash ?? pair.1.document)
-                if !same {
-                    let lines = GraphQLRequest.differences(
-                        live: Track.Request(url: a.url, body: operationBody(pair.0)), recorded: Track.Request(url: a.url, body: operationBody(pair.1)), comparison.json)
-                    fields += lines.filter { !$0.hasPrefix("\(label) variables") && !$0.hasPrefix("graphQL variables") }.map {
-                        Field(kind: "graphQL", name: nil, line: $0.replacingOccurrences(of: "graphQL ", with: "\(label) ", options: .anchored))
-                    }
-                }
-                switch (pair.0.variables, pair.1.variables) {
-                case let (p?, q?):
-                    fields += comparison.json.places(p, q, prefix: "\(label) variables").differing.map { Field(kind: "graphQL", name: $0.path, line: $0.line) }
-                case (nil, nil): break
-                case let (p, q):
-                    fields.append(Field(kind: "graphQL", name: nil, line: "\(label) variables: \(p.map(JSONComparison.show) ?? "(none)") vs \(q.map(JSONComparison.show) ?? "(none)")"))
-                }
+                fields += GraphQLRequest.operationDifferences(pair.0, pair.1, label: label).map { Field(kind: "graphQL", name: nil, line: $0) }
+                fields += GraphQLRequest.variablePlaces(pair.0, pair.1, label: label, comparison.json).differing.map { Field(kind: "graphQL", name: $0.path, line: $0.line) }
             }
             return fields
         }
@@ -127,22 +112,6 @@ package struct RecordingDiff: Sendable {
             }
         default:
             return [Field(kind: "body", name: nil, line: "body: \(BodyComparison.preview(a.body)) vs \(BodyComparison.preview(b.body))")]
-        }
-    }
-
-    /// One operation as a POST body, to reuse the miss report's wording.
-    private static func operationBody(_ operation: GraphQLRequest.Operation) -> Data {
-        var members: [(key: String, value: JSONValue)] = [("operationName", .string(operation.name))]
-        if let document = operation.document { members.append(("query", .string(document))) }
-        if let hash = operation.hash { members.append(("extensions", .object([("persistedQuery", .object([("sha256Hash", .string(hash))]))]))) }
-        return Data(JSONWriter.compact(.object(members)))
-    }
-
-    private static func show(_ values: [String]) -> String {
-        switch values.count {
-        case 0: return "(absent)"
-        case 1: return values[0].isEmpty ? "(empty)" : values[0]
-        default: return "[" + values.joined(separator: ", ") + "]"
         }
     }
 }

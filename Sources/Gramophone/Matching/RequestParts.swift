@@ -3,7 +3,7 @@ import Foundation
 /// A request's URL taken apart and normalised once, so matchers compare like with like:
 /// scheme and host ignore case, the default port equals no port, an empty path is `/`,
 /// query parameters compare in any order, and the fragment never counts.
-struct RequestParts: Sendable, Hashable {
+package struct RequestParts: Sendable, Hashable {
     var method: String
     var scheme: String
     var host: String
@@ -168,7 +168,7 @@ struct RequestParts: Sendable, Hashable {
         }
     }
 
-    init(_ request: Track.Request) { self.init(method: request.method, url: request.url) }
+    package init(_ request: Track.Request) { self.init(method: request.method, url: request.url) }
 
     /// Parts for an index key only: for a URL whose text already is `urlText`, just the method
     /// and that text (making the other parts was a quarter of a replay); else all of them.
@@ -184,11 +184,11 @@ struct RequestParts: Sendable, Hashable {
         isKeyOnly = true
     }
 
-    static func == (lhs: RequestParts, rhs: RequestParts) -> Bool {
+    package static func == (lhs: RequestParts, rhs: RequestParts) -> Bool {
         lhs.method == rhs.method && lhs.scheme == rhs.scheme && lhs.host == rhs.host && lhs.port == rhs.port && lhs.path == rhs.path && lhs.query == rhs.query
     }
 
-    func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(method)
         hasher.combine(scheme)
         hasher.combine(host)

@@ -235,9 +235,7 @@ struct TrackIndex: Sendable {
     /// Every track that matches, in track order: DVR's strategy chooses among them.
     func allMatches(for live: Track.Request, parts liveParts: RequestParts) -> [Int] {
         guard let number = keyedBuckets[Self.key(live, liveParts, keyed)] else { return [] }
-        return buckets[number].tracks.filter { candidate in
-            unkeyed.allSatisfy { $0.matches(live: live, liveParts: liveParts, recorded: tracks[candidate].request, recordedParts: parts[candidate]) }
-        }
+        return buckets[number].tracks.filter { answers($0, live, liveParts, byBytes: false) }
     }
 
     /// The track nearest to `live` for a miss report, and how it differs on `matchers`.

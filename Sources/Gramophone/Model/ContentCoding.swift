@@ -40,7 +40,7 @@ package enum ContentCoding {
 
     /// UTF-8 text without control characters other than tab and line breaks: what no
     /// compressor's output is, past a few bytes.
-    static func isPlainText(_ body: Data) -> Bool {
+    package static func isPlainText(_ body: Data) -> Bool {
         body.allSatisfy { $0 >= 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D } && UTF8Validation.isValid(body)
     }
 }

@@ -102,10 +102,10 @@ public struct Track: Sendable, Hashable {
         /// before, then the error. A stream the caller cancelled while recording reads as
         /// `URLError.cancelled`, the error its replay ends with.
         public var failure: Failure? {
-            get { stream.flatMap { Self.failure(endingAt: $0.end) } }
+            get { stream?.failure }
             set {
                 guard let failure = newValue else {
-                    guard let current = stream, Self.failure(endingAt: current.end) != nil else { return }
+                    guard let current = stream, current.failure != nil else { return }
                     // A stream made only to carry the error (one piece, at once) goes with it.
                     let onePiece = current.chunks.count <= 1 && current.chunks.allSatisfy { $0.offset == 0 }
                     stream = onePiece ? nil : TrackStream(chunks: current.chunks, end: .finished)
@@ -113,14 +113,6 @@ public struct Track: Sendable, Hashable {
                 }
                 let chunks = stream?.chunks ?? (body.isEmpty ? [] : [TrackStream.Chunk(offset: 0, length: body.count)])
                 stream = TrackStream(chunks: chunks, end: .failed(failure))
-            }
-        }
-
-        private static func failure(endingAt end: TrackStream.End) -> Failure? {
-            switch end {
-            case .failed(let failure): return failure
-            case .cancelled: return Failure(.cancelled)
-            case .finished, .stopped: return nil
             }
         }
 

@@ -80,11 +80,14 @@ struct TrackStream: Sendable, Hashable {
     }
 
     /// The error a reader gets after the last piece, if the stream did not end cleanly.
-    func endingError(for url: URL) -> (any Error)? {
+    func endingError(for url: URL) -> (any Error)? { failure?.makeError(for: url) }
+
+    /// How the stream failed, if it did not end cleanly (a cancel as `URLError.cancelled`).
+    var failure: Track.Failure? {
         switch end {
+        case .failed(let failure): return failure
+        case .cancelled: return Track.Failure(.cancelled)
         case .finished, .stopped: return nil
-        case .failed(let failure): return failure.makeError(for: url)
-        case .cancelled: return Track.Failure(.cancelled).makeError(for: url)
         }
     }
 }
