@@ -29,23 +29,28 @@ struct LoadingTask {
     private var task: URLSessionTask?
     private var session: URLSession?
 
+    /// Someone could hear the body's pieces: a delegate of the task's own, the session's, or one
+    /// given to makeURLSession(). Linux answers a task's `delegate` with the session's when the
+    /// task has none. Cheap: nothing asks Foundation.
+    var mayHearPieces: Bool {
+        guard let task, let session else { return false }
+        let ours = session.delegate as? TaskFirstDelegate
+        let delegates: [AnyObject?] = [task.delegate.flatMap { $0 === ours ? nil : $0 }, ours.map { $0.delegate } ?? session.delegate]
+        return delegates.contains { $0 != nil }
+    }
+
     /// The task hears each piece of the body as it arrives (a delegate data task); false for
     /// completion-handler and async tasks on Linux, which keep only the last piece. Read from
     /// the session's task registry by reflection each time it is asked (its costliest part): ask
     /// only when the body may come in more than one piece, and on the session's queue.
     var receivesPieces: Bool {
-        guard let task, let session else { return false }
-        // Nobody to hear the pieces (no delegate of the task's own, none of the session's, nor
-        // one given to makeURLSession()): no need to ask Foundation. Linux answers a task's
-        // `delegate` with the session's when the task has none.
-        let ours = session.delegate as? TaskFirstDelegate
-        let delegates: [AnyObject?] = [task.delegate.flatMap { $0 === ours ? nil : $0 }, ours.map { $0.delegate } ?? session.delegate]
-        if delegates.allSatisfy({ $0 == nil }) { return false }
+        guard mayHearPieces, let task, let session else { return false }
         return Self.callsDelegate(task, in: session)
     }
     #else
     /// The task hears each piece of the body as it arrives: every kind of task on Apple platforms.
     var receivesPieces: Bool { true }
+    var mayHearPieces: Bool { true }
     #endif
     /// A download task: Linux Foundation cannot finish one loaded by a URLProtocol.
     var isDownload = false

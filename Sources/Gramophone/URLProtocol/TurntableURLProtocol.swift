@@ -99,9 +99,10 @@ enum ProtocolSlots {
         let request = task.completed(urlProtocol.request)
         let refusal = task.refusal(for: request, recording: turntable.recorder?.mayRecord == true)
         let converted = Result { try Track.Request(request) }
-        // Whether the task hears each piece is read by reflection: only for an answer that may
-        // come in pieces (a track known to go in one piece goes the same way either way).
-        let receivesPieces = (try? converted.get()).map { !turntable.mayAnswerInPieces($0) } == true ? false : task.receivesPieces
+        // Whether the task hears each piece is read by reflection: only where someone could hear
+        // them, and only for an answer that may come in pieces (a track known to go in one piece
+        // goes the same way either way; finding that out is a lookup).
+        let receivesPieces = task.mayHearPieces && (try? converted.get()).map(turntable.mayAnswerInPieces) != false && task.receivesPieces
         let cookies = task.cookieJar
         #if canImport(FoundationNetworking)
         // Unchecked: the task is only handed to its delegates, on their queue, as URLSession does.
@@ -207,7 +208,7 @@ extension Turntable {
     func mayAnswerInPieces(_ live: Track.Request) -> Bool {
         if recorder != nil || !stubs.isEmpty { return true }
         let size = bodyChunkSize
-        let parts = RequestParts(live)
+        let parts = RequestParts(keyOnly: live)
         return deck.withLock { deck in
             guard deck.strategy.echoes.isEmpty, let index = deck.selector.peek(live, parts: parts) else { return true }
             guard case .response(let response) = deck.index.tracks[index].outcome else { return false }
