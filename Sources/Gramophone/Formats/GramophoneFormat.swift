@@ -230,10 +230,17 @@ enum GramophoneFormat {
     /// Seconds as a decimal to the microsecond, never in exponent form (`0.000012`, `3`).
     static func decimalSeconds(_ seconds: Double) -> String {
         let micros = Int((max(0, min(seconds, maximumDuration)) * 1_000_000).rounded())
-        let fraction = String(micros % 1_000_000)
-        let digits = String(repeating: "0", count: 6 - fraction.count) + fraction
-        let trimmed = digits.reversed().drop { $0 == "0" }.reversed()
-        return String(micros / 1_000_000) + (trimmed.isEmpty ? "" : "." + String(trimmed))
+        // The fraction's digits without trailing zeros, by arithmetic: every recorded track
+        // writes one, and reversing strings was a twentieth of saving small tracks.
+        var fraction = micros % 1_000_000
+        guard fraction > 0 else { return String(micros / 1_000_000) }
+        var places = 6
+        while fraction % 10 == 0 {
+            fraction /= 10
+            places -= 1
+        }
+        let digits = String(fraction)
+        return String(micros / 1_000_000) + "." + String(repeating: "0", count: places - digits.count) + digits
     }
 
     static func formatSeconds(_ seconds: Double) -> String {
