@@ -205,6 +205,16 @@ struct RecordingModeTests {
         let folder = try TestFiles.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let existing = try await Self.existingVinyl(in: folder, base: base)
+        // An earlier recording, dated an hour back: `.all` keeps tracks dated from its run's start
+        // (less 5 ms, for dates written to the millisecond), and on a fast machine the one just
+        // recorded can fall in that margin.
+        var earlier = try Vinyl(contentsOf: existing.file)
+        earlier.tracks = earlier.tracks.map { track in
+            var track = track
+            track.recordedAt = track.recordedAt?.addingTimeInterval(-3_600)
+            return track
+        }
+        try earlier.write(to: existing.file)
         let session = CountingSession()
         do {
             let turntable = try Turntable(vinylNamed: "existing", from: .folder(folder), recording: Recording(mode: .all, session: session, environment: [:]))
