@@ -310,10 +310,10 @@ final class TurntableWebSocketTask: WebSocketTask {
             case later, live
             case scripted([WebSocketMessage.Content], (Int, Data)?)
             case failed(any Error)
-            case miss(ConversationMiss, Track.Request, [String], Int)
+            // Boxed: a miss is rare and large, and every send copies the outcome out of the lock.
+            indirect case miss(ConversationMiss, Track.Request, [String], Int)
             case matched(CheckedContinuation<ContinuousClock.Instant?, Never>?, ContinuousClock.Instant, (track: Int, sent: Int)?)
         }
-        let sent = WebSocketMessage(message)
         let outcome = state.withLock { state -> Outcome in
             switch state.phase {
             case .suspended, .opening:
@@ -325,29 +325,33 @@ final class TurntableWebSocketTask: WebSocketTask {
                 return .live
             case .open where state.script != nil:
                 state.scriptedSends += 1
-                let replies = state.script?.replies(to: sent) ?? []
+                let replies = state.script?.replies(to: WebSocketMessage(message)) ?? []
                 let close = state.script?.close.flatMap { $0.after == state.scriptedSends ? ($0.code, Data($0.reason.utf8)) : nil }
                 return .scripted(replies, close)
             case .open:
                 let position = state.sentTimes.count
                 let expected = state.schedule.expected
                 let recorded = position < expected.count ? expected[position] : nil
-                let differences = recorded.map { self.differences(sent: sent, recorded: $0, handshake: state.handshake, json: state.comparison) } ?? []
-                // One more than the recording has, where the recorded connection ended from the
-                // far side after its last message (a send that raced the server's close failed,
-                // and was not recorded): it fails as that one did, once the end comes.
-                if recorded == nil, state.schedule.endsAfterLastSend {
-                    state.pending.append { $0.send(message, completionHandler: completionHandler) }
-                    return .later
-                }
-                guard recorded != nil, differences.isEmpty else {
-                    var miss = ConversationMiss(trackIndex: state.trackIndex, position: position + 1, sent: sent, recorded: recorded, recordedCount: expected.count)
-                    if recorded != nil { miss.place = state.schedule.expectedPlaces[position] }
-                    return .miss(miss, state.handshake ?? Track.Request(url: request.url ?? URL(fileURLWithPath: "/")), differences, position)
+                // A message sent as recorded is compared in place: no copy of it is made.
+                if recorded?.hasContent(of: message) != true {
+                    let sent = WebSocketMessage(message)
+                    let differences = recorded.map { self.differences(sent: sent, recorded: $0, handshake: state.handshake, json: state.comparison) } ?? []
+                    // One more than the recording has, where the recorded connection ended from the
+                    // far side after its last message (a send that raced the server's close failed,
+                    // and was not recorded): it fails as that one did, once the end comes.
+                    if recorded == nil, state.schedule.endsAfterLastSend {
+                        state.pending.append { $0.send(message, completionHandler: completionHandler) }
+                        return .later
+                    }
+                    guard recorded != nil, differences.isEmpty else {
+                        var miss = ConversationMiss(trackIndex: state.trackIndex, position: position + 1, sent: sent, recorded: recorded, recordedCount: expected.count)
+                        if recorded != nil { miss.place = state.schedule.expectedPlaces[position] }
+                        return .miss(miss, state.handshake ?? Track.Request(url: request.url ?? URL(fileURLWithPath: "/")), differences, position)
+                    }
                 }
                 let now = ContinuousClock.now
                 state.sentTimes.append(now)
-                if !state.echoes.isEmpty { state.liveSent.append(sent) }
+                if !state.echoes.isEmpty { state.liveSent.append(WebSocketMessage(message)) }
                 let progress = state.trackIndex.map { (track: $0, sent: state.sentTimes.count) }
                 guard let waiter = state.gateWaiter, waiter.gate <= state.sentTimes.count else { return .matched(nil, now, progress) }
                 state.gateWaiter = nil
@@ -356,7 +360,7 @@ final class TurntableWebSocketTask: WebSocketTask {
         }
         switch outcome {
         case .later: return
-        case .live: liveSend(sent, completionHandler: completionHandler)
+        case .live: liveSend(WebSocketMessage(message), completionHandler: completionHandler)
         case .scripted(let replies, let close):
             completionHandler(nil)
             for reply in replies { deliver(WebSocketMessage(direction: .received, content: reply, offset: 0).taskMessage) }
@@ -370,7 +374,7 @@ final class TurntableWebSocketTask: WebSocketTask {
             completionHandler(nil)
         case .miss(let miss, let handshake, let differences, let position):
             // Another recorded conversation on an equal handshake may have this message here.
-            if rebind(sending: sent, at: position) { return send(message, completionHandler: completionHandler) }
+            if rebind(sending: miss.sent, at: position) { return send(message, completionHandler: completionHandler) }
             let error = turntable.conversationMissed(miss, handshake: handshake, differences: differences)
             end(with: error)
             completionHandler(error)
@@ -479,6 +483,19 @@ extension WebSocketMessage {
         switch kind {
         case .text: return .string(String(decoding: payload, as: UTF8.self))
         case .binary: return .data(payload)
+        }
+    }
+
+    /// Whether `message` has this message's kind and payload, compared without copying it.
+    func hasContent(of message: URLSessionWebSocketTask.Message) -> Bool {
+        switch message {
+        case .string(var text):
+            return kind == .text
+                && text.withUTF8 { text in
+                    payload.withUnsafeBytes { recorded in text.count == recorded.count && (text.isEmpty || memcmp(text.baseAddress!, recorded.baseAddress!, text.count) == 0) }
+                }
+        case .data(let data): return kind == .binary && data == payload
+        @unknown default: return false
         }
     }
 
