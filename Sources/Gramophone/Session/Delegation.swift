@@ -181,10 +181,12 @@ extension Turntable {
 /// as a URLSession does on Apple platforms; the session's protocol class asks it about redirects.
 /// On Apple platforms the session has your delegate itself.
 final class TaskFirstDelegate: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, @unchecked Sendable {
-    // @unchecked: `delegate` is set once before the session exists; `session` is weak and set
-    // once, right after the session is made, before any task runs.
+    // @unchecked: `delegate` is set once before the session exists; `session` and
+    // `configuration` are set once, right after the session is made, before any task runs.
     let delegate: (any URLSessionDelegate)?
     weak var session: URLSession?
+    /// The configuration the session was made from, which it copied and no one changes after.
+    var configuration: URLSessionConfiguration?
 
     init(_ delegate: (any URLSessionDelegate)?) {
         self.delegate = delegate

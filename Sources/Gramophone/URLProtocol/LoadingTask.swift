@@ -35,8 +35,8 @@ struct LoadingTask {
     var mayHearPieces: Bool {
         guard let task, let session else { return false }
         let ours = session.delegate as? TaskFirstDelegate
-        let delegates: [AnyObject?] = [task.delegate.flatMap { $0 === ours ? nil : $0 }, ours.map { $0.delegate } ?? session.delegate]
-        return delegates.contains { $0 != nil }
+        if let own = task.delegate, own !== ours { return true }
+        return (ours.map { $0.delegate } ?? session.delegate) != nil
     }
 
     /// The task hears each piece of the body as it arrives (a delegate data task); false for
@@ -58,10 +58,13 @@ struct LoadingTask {
     /// upgrade): a URLProtocol sees at most the handshake, never the messages.
     var isWebSocket = false
 
-    /// - Parameter session: on Linux, the session the task belongs to when the caller knows it
-    ///   (a `makeURLSession()` session): the task's fields are then read only for an upload
-    ///   task's body, not for every request.
-    init(_ task: URLSessionTask?, request: URLRequest, session known: URLSession? = nil) {
+    /// - Parameters:
+    ///   - session: on Linux, the session the task belongs to when the caller knows it (a
+    ///     `makeURLSession()` session): the task's fields are then read only for an upload
+    ///     task's body, not for every request.
+    ///   - configuration: that session's configuration, kept when it was made: Linux builds a
+    ///     new configuration object each time `URLSession.configuration` is read.
+    init(_ task: URLSessionTask?, request: URLRequest, session known: URLSession? = nil, configuration knownConfiguration: URLSessionConfiguration? = nil) {
         isWebSocket = Self.opensWebSocket(task, request)
         guard let task else { return }
         isDownload = task is URLSessionDownloadTask
@@ -72,7 +75,7 @@ struct LoadingTask {
         let fields = known == nil || readsBody ? Self.fields(of: task) : [:]
         self.task = task
         if let session = known ?? fields["session"].flatMap(Self.unwrapped) as? URLSession {
-            configuration = session.configuration
+            configuration = knownConfiguration ?? session.configuration
             self.session = session
         }
         if readsBody {
@@ -103,8 +106,10 @@ struct LoadingTask {
         where request.value(forHTTPHeaderField: name) == nil {
             request.setValue(value, forHTTPHeaderField: name)
         }
+        // An empty storage is told by `cookies`, which is cheaper than `cookies(for:)`: it reads no URL.
         if configuration.httpShouldSetCookies, request.httpShouldHandleCookies, request.value(forHTTPHeaderField: "Cookie") == nil,
-            let url = request.url, let cookies = configuration.httpCookieStorage?.cookies(for: url), !cookies.isEmpty
+            let url = request.url, let storage = configuration.httpCookieStorage, storage.cookies?.isEmpty == false,
+            let cookies = storage.cookies(for: url), !cookies.isEmpty
         {
             for (name, value) in HTTPCookie.requestHeaderFields(with: cookies) { request.setValue(value, forHTTPHeaderField: name) }
         }
@@ -161,7 +166,12 @@ struct LoadingTask {
     /// an `http(s)` request) by the request's scheme or `Upgrade: websocket`.
     static func opensWebSocket(_ task: URLSessionTask?, _ request: URLRequest) -> Bool {
         if task is URLSessionWebSocketTask { return true }
-        if let scheme = request.url?.scheme?.lowercased(), scheme == "ws" || scheme == "wss" { return true }
+        // Read from the URL's text: parsing out `scheme` costs more than the rest of this check.
+        if let scheme = request.url?.absoluteString.utf8.lazy.prefix(4).map({ $0 | 0x20 }),  // lower-cased
+            scheme.starts(with: "ws:".utf8) || scheme.elementsEqual("wss:".utf8)
+        {
+            return true
+        }
         return request.value(forHTTPHeaderField: "Upgrade")?.lowercased().contains("websocket") == true
     }
 

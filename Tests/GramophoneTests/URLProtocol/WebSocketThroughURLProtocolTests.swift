@@ -43,6 +43,13 @@ import FoundationNetworking
         #expect(LoadingTask.opensWebSocket(nil, handshake))
         #expect(LoadingTask.opensWebSocket(nil, URLRequest(url: Self.url)))
         #expect(!LoadingTask.opensWebSocket(nil, URLRequest(url: try #require(URL(string: "https://chat.example.com/socket")))))
+        // The scheme in any case, and only the scheme: a host or path spelling "ws" is not one.
+        for text in ["WSS://chat.example.com/socket", "Ws://chat.example.com/socket", "wss://chat.example.com"] {
+            #expect(LoadingTask.opensWebSocket(nil, URLRequest(url: try #require(URL(string: text)))), "\(text)")
+        }
+        for text in ["wsx://chat.example.com/", "http://ws/socket", "https://wss.example.com/ws:"] {
+            #expect(!LoadingTask.opensWebSocket(nil, URLRequest(url: try #require(URL(string: text)))), "\(text)")
+        }
         var h2c = URLRequest(url: try #require(URL(string: "http://chat.example.com/")))
         h2c.setValue("h2c", forHTTPHeaderField: "Upgrade")
         #expect(!LoadingTask.opensWebSocket(nil, h2c))
