@@ -182,24 +182,27 @@ enum URLProtocolDelivery {
     /// `bodyLength` nil (a body still arriving): `Content-Length` is dropped with the encoding,
     /// as it counted the encoded bytes.
     static func decoded(_ response: HTTPURLResponse, bodyLength: Int?) -> HTTPURLResponse {
-        var fields: [String: String] = [:]
-        var changed = false
-        for case let (name as String, value as String) in response.allHeaderFields {
-            switch name.lowercased() {
-            case "content-encoding": changed = true
-            case "content-length":
-                if let bodyLength {
-                    fields[name] = String(bodyLength)
-                    changed = changed || value != String(bodyLength)
-                } else if response.allHeaderFields.keys.contains(where: { ($0 as? String)?.lowercased() == "content-encoding" }) {
-                    changed = true
-                } else {
-                    fields[name] = value
-                }
-            default: fields[name] = value
+        let headers = response.allHeaderFields
+        // Most answers need no change: that is found out before anything is built.
+        var encoded = false
+        var lengthDiffers = false
+        for case let (name as String, value as String) in headers {
+            if name.caseInsensitiveEquals("content-encoding") {
+                encoded = true
+            } else if let bodyLength, name.caseInsensitiveEquals("content-length"), value != String(bodyLength) {
+                lengthDiffers = true
             }
         }
-        guard changed, let url = response.url else { return response }
+        guard encoded || lengthDiffers, let url = response.url else { return response }
+        var fields: [String: String] = [:]
+        for case let (name as String, value as String) in headers where !name.caseInsensitiveEquals("content-encoding") {
+            guard name.caseInsensitiveEquals("content-length") else {
+                fields[name] = value
+                continue
+            }
+            // Without a length (a body still arriving), the encoded count is dropped with the encoding.
+            if let bodyLength { fields[name] = String(bodyLength) } else if !encoded { fields[name] = value }
+        }
         return HTTPURLResponse(url: url, statusCode: response.statusCode, httpVersion: "HTTP/1.1", headerFields: fields) ?? response
     }
 }
