@@ -108,18 +108,42 @@ struct JSONWriter {
             text.withUTF8 { utf8 in
                 // A body's megabytes grow the buffer once, geometrically, not by repeated doubling.
                 if bytes.capacity - bytes.count < utf8.count + 1 { bytes.reserveCapacity(Swift.max(bytes.count * 2, bytes.count + utf8.count + 4096)) }
-                (layout.escapedSlashes ? Self.needsEscapeOrSlash : Self.needsEscape).withUnsafeBufferPointer { table in
+                let slashes = layout.escapedSlashes
+                (slashes ? Self.needsEscapeOrSlash : Self.needsEscape).withUnsafeBufferPointer { table in
                     var runStart = 0
-                    for index in utf8.indices where table[Int(utf8[index])] {
-                        bytes.append(contentsOf: utf8[runStart..<index])
-                        writeASCII(utf8[index])
-                        runStart = index + 1
+                    var index = 0
+                    while index < utf8.count {
+                        // Eight bytes at a time past those that need no escape (a base64 body's megabytes).
+                        if index + 8 <= utf8.count,
+                            !Self.mayNeedEscape(UnsafeRawBufferPointer(utf8).loadUnaligned(fromByteOffset: index, as: UInt64.self), slashes: slashes)
+                        {
+                            index += 8
+                            continue
+                        }
+                        if table[Int(utf8[index])] {
+                            bytes.append(contentsOf: utf8[runStart..<index])
+                            writeASCII(utf8[index])
+                            runStart = index + 1
+                        }
+                        index += 1
                     }
                     bytes.append(contentsOf: utf8[runStart...])
                 }
             }
         }
         bytes.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes in `word` may need an escape: false only when none is a
+    /// control character, `"`, `\\` (or `/`, with `slashes`). May say true of bytes that need none.
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64, slashes: Bool) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        // A byte below `n` (n <= 0x80) sets its high bit in `(word - n) & ~word`; a zero byte, below 1.
+        func hasByteBelow(_ value: UInt64, _ n: UInt64) -> Bool { (value &- ones &* n) & ~value & highs != 0 }
+        return hasByteBelow(word, 0x20) || hasByteBelow(word ^ (ones &* 0x22), 1) || hasByteBelow(word ^ (ones &* 0x5C), 1)
+            || (slashes && hasByteBelow(word ^ (ones &* 0x2F), 1))
     }
 
     /// The bytes a JSON string may not hold as they are: `"`, `\\` and control characters.
