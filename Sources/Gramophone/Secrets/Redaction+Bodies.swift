@@ -4,33 +4,29 @@ extension Redaction {
     /// Removes the named keys, at any depth, from JSON request and response bodies (names
     /// compared ignoring case). A body that is not JSON, or has none of the keys, keeps its bytes.
     public static func jsonKeys(removing names: [String]) -> Redaction {
-        let lowered = Set(names.map { $0.lowercased() })
-        return jsonRewrite { key in lowered.contains(key.lowercased()) ? .some(nil) : .none }
+        jsonRewrite(removing(names))
     }
 
     /// Replaces the values of the named keys, at any depth, in JSON bodies with strings:
     /// `.jsonKeys(replacing: ["password": Redaction.placeholder])`.
     public static func jsonKeys(replacing values: [String: String]) -> Redaction {
-        let lowered = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-        return jsonRewrite { key in lowered[key.lowercased()].map { .some($0) } }.writing(values.values)
+        jsonRewrite(replacing(values)).writing(values.values)
     }
 
     /// Removes the named fields from `application/x-www-form-urlencoded` bodies.
     public static func formFields(removing names: [String]) -> Redaction {
-        let lowered = Set(names.map { $0.lowercased() })
-        return formRewrite { name, _ in lowered.contains(name.lowercased()) ? .some(nil) : .none }
+        formRewrite(removing(names))
     }
 
     /// Replaces the values of the named fields in `application/x-www-form-urlencoded` bodies.
     public static func formFields(replacing values: [String: String]) -> Redaction {
-        let lowered = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-        return formRewrite { name, _ in lowered[name.lowercased()].map { .some($0) } }.writing(values.values)
+        formRewrite(replacing(values)).writing(values.values)
     }
 
     // MARK: Rewriting
 
-    /// `rule(key)`: nil keeps the member, `.some(nil)` removes it, `.some(text)` replaces its value.
-    private static func jsonRewrite(_ rule: @escaping @Sendable (String) -> String??) -> Redaction {
+    /// `rule(key)` decides each member at any depth: removed, replaced, or kept and looked into.
+    private static func jsonRewrite(_ rule: @escaping Rule) -> Redaction {
         Redaction(steps: [
             .body { body, _, secrets in
                 let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
@@ -78,8 +74,8 @@ extension Redaction {
     }
 
     /// Same decisions as `jsonRewrite`, over `name=value` pairs.
-    private static func formRewrite(_ rule: @escaping @Sendable (String, String?) -> String??) -> Redaction {
-        Redaction(steps: [.body { body, headers, secrets in rewriteForm(body, headers: headers, secrets: &secrets, rule) }])
+    private static func formRewrite(_ rule: @escaping Rule) -> Redaction {
+        Redaction(steps: [.body { body, headers, secrets in rewriteForm(body, headers: headers, secrets: &secrets) { name, _ in rule(name) } }])
     }
 
     static func rewriteForm(_ body: Data, headers: Headers, secrets: inout [String], _ rule: (String, String?) -> String??) -> Data {

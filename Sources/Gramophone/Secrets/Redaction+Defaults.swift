@@ -3,7 +3,7 @@ import Foundation
 /// The default redaction: every place whose name says it holds a credential (see
 /// `SensitiveNames`), in headers, URLs (and URLs inside headers and bodies), forms and JSON.
 extension Redaction {
-    /// One side of a track, as the default step sees it.
+    /// One side of a track, or a JSON part of its body, as the filters see it.
     struct Message {
         var headers: Headers
         var url: URL?
@@ -49,23 +49,19 @@ extension Redaction {
         }
         return rewriteQuery(of: url, secrets: &secrets) { item, secrets in
             let name = item.decodedName
-            if SecretPlace.any(allowed, cover: .query(name), on: side) { return .keep }
+            if SecretPlace.any(allowed, cover: .query(name), on: side) { return nil }
             // The old JSON mask sent back (taken from an older vinyl's answer) is the one mask.
-            if item.decodedValue == legacyPlaceholder, SensitiveNames.isSecretQueryParameter(name, value: placeholder) { return .replace(placeholder) }
+            if item.decodedValue == legacyPlaceholder, SensitiveNames.isSecretQueryParameter(name, value: placeholder) { return placeholder }
             guard let value = item.decodedValue, SensitiveNames.isSecretQueryParameter(name, value: value), !SensitiveNames.isRedacted(value) else {
                 // A URL passed as a parameter (a redirect target) may carry signatures of its own;
                 // they are replaced inside the decoded value, where their encoding is the inner URL's.
-                guard let value = item.decodedValue else { return .keep }
+                guard let value = item.decodedValue else { return nil }
                 let found = collectEmbedded(in: value, side: side, allowed: allowed, secrets: &secrets)
-                guard !found.isEmpty else { return .keep }
-                var rewritten = value
-                for secret in found.sorted(by: { $0.count > $1.count }) where secret.count >= 4 {
-                    rewritten = rewritten.replacingOccurrences(of: secret, with: placeholder)
-                }
-                return rewritten == value ? .keep : .replace(rewritten)
+                let rewritten = Scrubber(found, sparing: []).scrub(value)
+                return rewritten == value ? .none : .some(rewritten)
             }
             secrets.append(contentsOf: item.secretValues)
-            return .replace(placeholder)
+            return placeholder
         }
     }
 
