@@ -282,16 +282,12 @@ final class Recorder: Sendable {
                 return ledger.unwritten
             }
             guard !recorded.isEmpty || evenIfUnchanged else { return nil }
-            if let refusal {
-                ledger.withLock { $0.unwritten = recorded + $0.unwritten }
-                throw refusal
-            }
             // A distinct destination gets the played tracks with its first write.
             let copy = copied.withLock { $0 }
-            let mine = (copy?.tracks ?? []) + recorded
             var report: RecordingReport
             do {
-                report = try VinylLock.withLock(on: file) { try save(mine, state: &state) }
+                if let refusal { throw refusal }
+                report = try VinylLock.withLock(on: file) { try save((copy?.tracks ?? []) + recorded, state: &state) }
             } catch {
                 // Put back ahead of what was recorded meanwhile.
                 ledger.withLock { $0.unwritten = recorded + $0.unwritten }

@@ -52,7 +52,6 @@ public struct Recording: Sendable {
     /// track. A body still compressed (AsyncHTTPClient without decompression) keeps its headers
     /// either way.
     public var keepsContentEncoding = false
-    /// The environment variable that silences the report `eject()` prints on stderr.
     /// Whether `eject()` keeps its report (the file written, the tracks added, what was
     /// redacted) off stderr; it still returns it. Default: false, unless `GRAMOPHONE_QUIET` is
     /// set in `environment` (to anything but empty, `0`, `false` or `no`).
