@@ -14,16 +14,8 @@ extension Redaction {
     /// values taken out to `secrets` so they are scrubbed from the rest of the track.
     static func redactSecretNames(_ message: inout Message, side: SecretPlace.Side, allowed: [SecretPlace], secrets: inout [String]) {
         // Headers: credential headers go; URLs inside the others (Location, Link, Referer) give up their signatures.
-        if message.headers.contains(where: { SensitiveNames.isSensitiveHeader($0.name) }) {
-            var kept: [Headers.Field] = []
-            for field in message.headers.fields {
-                if SensitiveNames.isSensitiveHeader(field.name), !SecretPlace.any(allowed, cover: .header(field.name), on: side) {
-                    secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: field.name, value: field.value))
-                } else {
-                    kept.append(field)
-                }
-            }
-            message.headers = Headers(kept)
+        message.headers = rewriteHeaders(message.headers, secrets: &secrets) { name in
+            SensitiveNames.isSensitiveHeader(name) && !SecretPlace.any(allowed, cover: .header(name), on: side) ? .some(nil) : .none
         }
         for field in message.headers.fields {
             collectEmbedded(in: field.value, side: side, allowed: allowed, secrets: &secrets)
@@ -68,11 +60,9 @@ extension Redaction {
     /// Whether a raw query has a secret-named parameter, or a value that may hold a URL with one.
     private static func mayHoldSecrets(_ query: Substring) -> Bool {
         query.split(separator: "&").contains { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2 else { return false }
-            let value = String(parts[1])
+            let item = RawQueryItem(pair)
+            guard let value = item.value else { return false }
             if value.containsUTF8(UInt8(ascii: "=")) || value.containsUTF8("%3D") || value.containsUTF8("%3d") { return true }
-            let item = RawQueryItem(name: String(parts[0]), value: value)
             return SensitiveNames.isSecretQueryParameter(item.decodedName, value: item.decodedValue)
         }
     }

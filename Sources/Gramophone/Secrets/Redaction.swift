@@ -116,24 +116,25 @@ public struct Redaction: Sendable {
     }
 
     private static func headersRewrite(_ rule: @escaping Rule) -> Redaction {
-        Redaction(steps: [
-            .headers { headers, secrets in
-                guard headers.contains(where: { rule($0.name) != nil }) else { return headers }
-                var kept: [Headers.Field] = []
-                for var field in headers.fields {
-                    guard let decision = rule(field.name), decision != field.value else {
-                        kept.append(field)
-                        continue
-                    }
-                    secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: field.name, value: field.value))
-                    if let replacement = decision {
-                        field.value = replacement
-                        kept.append(field)
-                    }
-                }
-                return Headers(kept)
+        Redaction(steps: [.headers { headers, secrets in rewriteHeaders(headers, secrets: &secrets, rule) }])
+    }
+
+    /// `headers` as `rule` decides by name, adding the values taken out to `secrets`.
+    static func rewriteHeaders(_ headers: Headers, secrets: inout [String], _ rule: (String) -> String??) -> Headers {
+        guard headers.contains(where: { rule($0.name) != nil }) else { return headers }
+        var kept: [Headers.Field] = []
+        for var field in headers.fields {
+            guard let decision = rule(field.name), decision != field.value else {
+                kept.append(field)
+                continue
             }
-        ])
+            secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: field.name, value: field.value))
+            if let replacement = decision {
+                field.value = replacement
+                kept.append(field)
+            }
+        }
+        return Headers(kept)
     }
 
     // MARK: Hooks
