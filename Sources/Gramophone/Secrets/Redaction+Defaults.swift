@@ -75,13 +75,22 @@ extension Redaction {
             if clues.mayHoldQuery { collectEmbedded(in: String(decoding: body, as: UTF8.self), side: side, allowed: allowed, secrets: &secrets) }
             return body
         }
-        let text = String(decoding: body, as: UTF8.self)
-        let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
-        if first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let document = try? JSONParser.parse(body) {
-            var changed = false
-            let rewritten = redactJSON(document, path: "", side: side, allowed: allowed, changed: &changed, secrets: &secrets)
-            return changed ? JSONLayout.rewriting(body, from: document, to: rewritten) : body
+        // Strings and numbers under secret keys become the placeholder; objects and arrays under
+        // them are searched further (`"credentials": {"username": …, "password": …}` keeps its shape).
+        func leaf(_ text: String, _ secrets: inout [String]) { collectEmbedded(in: text, side: side, allowed: allowed, secrets: &secrets) }
+        let json = rewriteJSON(body, paths: true, secrets: &secrets, leaf: leaf) { key, path, value in
+            switch value {
+            case .string(legacyPlaceholder) where side == .request && SensitiveNames.isSecretKey(key):
+                // The old mask sent back is the one mask, not a secret to chase.
+                return .string(placeholder)
+            case .string(let text) where SensitiveNames.isSecret(key: key, value: text, side: side) && !SensitiveNames.isRedacted(text),
+                .number(let text) where SensitiveNames.isSecret(key: key, value: text, side: side):
+                return SecretPlace.any(allowed, cover: .jsonKey(path), on: side) ? value : .string(placeholder)
+            default:
+                return nil
+            }
         }
+        if let json { return json }
         if headers.mediaType == "application/x-www-form-urlencoded" {
             return rewriteForm(body, headers: headers, secrets: &secrets) { name, value in
                 if value == legacyPlaceholder, SensitiveNames.isSecretKey(name) { return .some(placeholder) }
@@ -91,44 +100,8 @@ extension Redaction {
                 return .some(placeholder)
             }
         }
-        collectEmbedded(in: text, side: side, allowed: allowed, secrets: &secrets)
+        collectEmbedded(in: String(decoding: body, as: UTF8.self), side: side, allowed: allowed, secrets: &secrets)
         return body
-    }
-
-    /// Strings and numbers under secret keys become the placeholder; objects and arrays under
-    /// them are searched further (`"credentials": {"username": …, "password": …}` keeps its shape).
-    private static func redactJSON(
-        _ value: JSONValue, path: String, side: SecretPlace.Side, allowed: [SecretPlace],
-        changed: inout Bool, secrets: inout [String]
-    ) -> JSONValue {
-        switch value {
-        case .object(let members):
-            return .object(
-                members.map { member in
-                    let memberPath = path.isEmpty ? member.key : path + "." + member.key
-                    switch member.value {
-                    case .string(legacyPlaceholder) where side == .request && SensitiveNames.isSecretKey(member.key):
-                        // The old mask sent back is the one mask, not a secret to chase.
-                        changed = true
-                        return (member.key, .string(placeholder))
-                    case .string(let text) where SensitiveNames.isSecret(key: member.key, value: text, side: side) && !SensitiveNames.isRedacted(text),
-                        .number(let text) where SensitiveNames.isSecret(key: member.key, value: text, side: side):
-                        guard !SecretPlace.any(allowed, cover: .jsonKey(memberPath), on: side) else { return member }
-                        secrets.append(text)
-                        changed = true
-                        return (member.key, .string(placeholder))
-                    default:
-                        return (member.key, redactJSON(member.value, path: memberPath, side: side, allowed: allowed, changed: &changed, secrets: &secrets))
-                    }
-                })
-        case .array(let items):
-            return .array(items.enumerated().map { redactJSON($1, path: path + "[\($0)]", side: side, allowed: allowed, changed: &changed, secrets: &secrets) })
-        case .string(let text):
-            collectEmbedded(in: text, side: side, allowed: allowed, secrets: &secrets)
-            return value
-        case .number, .bool, .null:
-            return value
-        }
     }
 
     /// Signatures and keys in URLs written inside text; the scrubber then replaces them wherever they occur.
