@@ -172,10 +172,7 @@ public struct Recording: Sendable {
 
     /// Whether the `CI` (or `TEST_RUNNER_CI`) variable says this is a CI run (set, and not
     /// empty, `0`, `false` or `no`).
-    var isCI: Bool {
-        guard let value = Environment.value("CI", in: environment)?.trimmingWhitespace().lowercased() else { return false }
-        return !["", "0", "false", "no"].contains(value)
-    }
+    var isCI: Bool { Environment.isSet("CI", in: environment) }
 
     /// Whether requests to `url` are recorded and replayed.
     func records(_ url: URL) -> Bool {
