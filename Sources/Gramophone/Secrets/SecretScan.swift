@@ -143,11 +143,7 @@ struct SecretScanner {
     private mutating func scanSide(headers: Headers, url: URL?, body: Data, side: SecretPlace.Side, at index: Int) {
         for field in headers.fields where !SensitiveNames.isRedacted(field.value) {
             let location = SecretPlace(.header(field.name), side)
-            if SensitiveNames.isSensitiveHeader(field.name) {
-                add(index, location, location.description, "a credential header", field.value)
-            } else {
-                scanText(field.value, at: index, location: location)
-            }
+            scanValue(field.value, at: index, location: location, secret: SensitiveNames.isSensitiveHeader(field.name) ? "a credential header" : nil)
         }
         if let url { scanURL(url, side: side, at: index) }
         scanBody(body, headers: headers, side: side, at: index)
@@ -196,12 +192,14 @@ struct SecretScanner {
             // A form's `+` is a space, in names too.
             let name = form ? item.decodedName.replacingOccurrences(of: "+", with: " ") : item.decodedName
             let location = place(form ? .formField(name) : .query(name), side)
-            if form ? SensitiveNames.isSecretKey(name) : SensitiveNames.isSecretQueryParameter(name, value: value) {
-                add(index, location, location.description, form ? "a secret-named form field" : "a secret-named query parameter", value)
-            } else {
-                scanText(value, at: index, location: location)
-            }
+            let secret = form ? SensitiveNames.isSecretKey(name) : SensitiveNames.isSecretQueryParameter(name, value: value)
+            scanValue(value, at: index, location: location, secret: secret ? "a secret-named \(form ? "form field" : "query parameter")" : nil)
         }
+    }
+
+    /// A named value: found when its name says it is a secret (`secret` says why), else looked into as text.
+    private mutating func scanValue(_ value: String, at index: Int, location: SecretPlace, secret: String?) {
+        if let secret { add(index, location, location.description, secret, value) } else { scanText(value, at: index, location: location) }
     }
 
     private mutating func scanJSON(_ value: JSONValue, path: String, side: SecretPlace.Side, at index: Int) {
