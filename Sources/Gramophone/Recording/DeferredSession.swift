@@ -33,34 +33,15 @@ final class DeferredSession: NetworkSession {
         }
     }
 
+    // What the recorder and the drift check send here (`data(for:)`, a stream's `bytes(for:)`, a
+    // WebSocket handshake) and `dataTask`, which has no default; uploads and downloads, which
+    // nothing sends here, are the protocol's defaults in terms of `data(for:)`.
     func data(for request: URLRequest) async throws -> (Data, URLResponse) { try await session.data(for: request) }
-
-    func data(from url: URL) async throws -> (Data, URLResponse) { try await session.data(from: url) }
-
-    func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) { try await session.upload(for: request, from: bodyData) }
-
-    func upload(for request: URLRequest, fromFile fileURL: URL) async throws -> (Data, URLResponse) { try await session.upload(for: request, fromFile: fileURL) }
-
-    func download(for request: URLRequest) async throws -> (URL, URLResponse) { try await session.download(for: request) }
-
-    func download(from url: URL) async throws -> (URL, URLResponse) { try await session.download(from: url) }
 
     func bytes(for request: URLRequest) async throws -> (ResponseBytes, URLResponse) { try await session.bytes(for: request) }
 
     func dataTask(with request: URLRequest, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionDataTask {
         session.dataTask(with: request, completionHandler: completionHandler)
-    }
-
-    func uploadTask(with request: URLRequest, from bodyData: Data?, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionUploadTask {
-        session.uploadTask(with: request, from: bodyData, completionHandler: completionHandler)
-    }
-
-    func uploadTask(with request: URLRequest, fromFile fileURL: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionUploadTask {
-        session.uploadTask(with: request, fromFile: fileURL, completionHandler: completionHandler)
-    }
-
-    func downloadTask(with request: URLRequest, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask {
-        session.downloadTask(with: request, completionHandler: completionHandler)
     }
 
     func webSocketTask(with request: URLRequest) -> any WebSocketTask {

@@ -33,12 +33,8 @@ public enum RecordMode: Sendable, CaseIterable, CustomStringConvertible {
     /// `new_episodes`, `new-episodes`, `newEpisodes` or `all`, in any case, spaces ignored.
     init?(environmentValue text: String) {
         let folded = text.trimmingWhitespace().lowercased().replacingOccurrences(of: "-", with: "_")
-        switch folded {
-        case "never", "none": self = .never
-        case "once": self = .once
-        case "new_episodes", "newepisodes": self = .newEpisodes
-        case "all": self = .all
-        default: return nil
-        }
+        let spelled = ["none": "never", "newepisodes": "new_episodes"][folded] ?? folded
+        guard let mode = Self.allCases.first(where: { $0.description == spelled }) else { return nil }
+        self = mode
     }
 }

@@ -22,6 +22,12 @@ final class Recorder: Sendable {
         var openConversations: [ObjectIdentifier: @Sendable () -> Void] = [:]
         /// Conversations an eject stopped since the last report.
         var stoppedAtEject = 0
+
+        /// What `field` holds, leaving `empty` in its place.
+        mutating func take<Value>(_ field: WritableKeyPath<Self, Value>, leaving empty: Value) -> Value {
+            defer { self[keyPath: field] = empty }
+            return self[keyPath: field]
+        }
     }
 
     /// What the saves of this recorder know of the file, kept between saves.
@@ -254,19 +260,12 @@ final class Recorder: Sendable {
     /// Stops recording the WebSocket conversations still open, so the eject about to write
     /// keeps them as recorded so far; their connections stay open, no longer recorded.
     func stopOpenConversations() {
-        let stops = ledger.withLock { ledger in
-            defer { ledger.openConversations = [:] }
-            return Array(ledger.openConversations.values)
-        }
-        for stop in stops { stop() }
+        for stop in ledger.withLock({ $0.take(\.openConversations, leaving: [:]) }).values { stop() }
     }
 
     /// Forgets the tracks recorded and not yet written; returns how many.
     func discardUnwritten() -> Int {
-        ledger.withLock { ledger in
-            defer { ledger.unwritten = [] }
-            return ledger.unwritten.count
-        }
+        ledger.withLock { $0.take(\.unwritten, leaving: []).count }
     }
 
     /// Saves what was recorded since the last save, merged with what the file holds at this
@@ -277,21 +276,14 @@ final class Recorder: Sendable {
     /// `evenIfUnchanged` saves with nothing recorded too (`eject(evenIfUnchanged:)`).
     func writeIfPending(evenIfUnchanged: Bool = false) throws -> RecordingReport? {
         try saves.withLock { state in
-            let recorded = ledger.withLock { ledger -> [Track] in
-                defer { ledger.unwritten = [] }
-                return ledger.unwritten
-            }
+            let recorded = ledger.withLock { $0.take(\.unwritten, leaving: []) }
             guard !recorded.isEmpty || evenIfUnchanged else { return nil }
-            if let refusal {
-                ledger.withLock { $0.unwritten = recorded + $0.unwritten }
-                throw refusal
-            }
             // A distinct destination gets the played tracks with its first write.
             let copy = copied.withLock { $0 }
-            let mine = (copy?.tracks ?? []) + recorded
             var report: RecordingReport
             do {
-                report = try VinylLock.withLock(on: file) { try save(mine, state: &state) }
+                if let refusal { throw refusal }
+                report = try VinylLock.withLock(on: file) { try save((copy?.tracks ?? []) + recorded, state: &state) }
             } catch {
                 // Put back ahead of what was recorded meanwhile.
                 ledger.withLock { $0.unwritten = recorded + $0.unwritten }

@@ -52,7 +52,6 @@ public struct Recording: Sendable {
     /// track. A body still compressed (AsyncHTTPClient without decompression) keeps its headers
     /// either way.
     public var keepsContentEncoding = false
-    /// The environment variable that silences the report `eject()` prints on stderr.
     /// Whether `eject()` keeps its report (the file written, the tracks added, what was
     /// redacted) off stderr; it still returns it. Default: false, unless `GRAMOPHONE_QUIET` is
     /// set in `environment` (to anything but empty, `0`, `false` or `no`).
@@ -173,10 +172,7 @@ public struct Recording: Sendable {
 
     /// Whether the `CI` (or `TEST_RUNNER_CI`) variable says this is a CI run (set, and not
     /// empty, `0`, `false` or `no`).
-    var isCI: Bool {
-        guard let value = Environment.value("CI", in: environment)?.trimmingWhitespace().lowercased() else { return false }
-        return !["", "0", "false", "no"].contains(value)
-    }
+    var isCI: Bool { Environment.isSet("CI", in: environment) }
 
     /// Whether requests to `url` are recorded and replayed.
     func records(_ url: URL) -> Bool {

@@ -4,67 +4,72 @@ extension Redaction {
     /// Removes the named keys, at any depth, from JSON request and response bodies (names
     /// compared ignoring case). A body that is not JSON, or has none of the keys, keeps its bytes.
     public static func jsonKeys(removing names: [String]) -> Redaction {
-        let lowered = Set(names.map { $0.lowercased() })
-        return jsonRewrite { key in lowered.contains(key.lowercased()) ? .some(nil) : .none }
+        jsonRewrite(removing(names))
     }
 
     /// Replaces the values of the named keys, at any depth, in JSON bodies with strings:
     /// `.jsonKeys(replacing: ["password": Redaction.placeholder])`.
     public static func jsonKeys(replacing values: [String: String]) -> Redaction {
-        let lowered = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-        return jsonRewrite { key in lowered[key.lowercased()].map { .some($0) } }.writing(values.values)
+        jsonRewrite(replacing(values)).writing(values.values)
     }
 
     /// Removes the named fields from `application/x-www-form-urlencoded` bodies.
     public static func formFields(removing names: [String]) -> Redaction {
-        let lowered = Set(names.map { $0.lowercased() })
-        return formRewrite { name, _ in lowered.contains(name.lowercased()) ? .some(nil) : .none }
+        formRewrite(removing(names))
     }
 
     /// Replaces the values of the named fields in `application/x-www-form-urlencoded` bodies.
     public static func formFields(replacing values: [String: String]) -> Redaction {
-        let lowered = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-        return formRewrite { name, _ in lowered[name.lowercased()].map { .some($0) } }.writing(values.values)
+        formRewrite(replacing(values)).writing(values.values)
     }
 
     // MARK: Rewriting
 
-    /// `rule(key)`: nil keeps the member, `.some(nil)` removes it, `.some(text)` replaces its value.
-    private static func jsonRewrite(_ rule: @escaping @Sendable (String) -> String??) -> Redaction {
-        Redaction(steps: [
-            .body { body, _, secrets in
-                let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
-                guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let document = try? JSONParser.parse(body) else { return body }
-                var changed = false
-                let rewritten = rewrite(document, rule: rule, changed: &changed, secrets: &secrets)
-                return changed ? JSONLayout.rewriting(body, from: document, to: rewritten) : body
-            }
-        ])
+    /// `rule(key)` decides each member at any depth: removed, replaced, or kept and looked into.
+    private static func jsonRewrite(_ rule: @escaping Rule) -> Redaction {
+        Redaction(steps: [.body { body, _, secrets in rewriteJSON(body, secrets: &secrets) { key, _, _ in rule(key).map { $0.map(JSONValue.string) } } ?? body }])
     }
 
-    private static func rewrite(_ value: JSONValue, rule: (String) -> String??, changed: inout Bool, secrets: inout [String]) -> JSONValue {
-        switch value {
-        case .object(let members):
-            var result: [(key: String, value: JSONValue)] = []
-            for member in members {
-                guard let decision = rule(member.key) else {
-                    result.append((member.key, rewrite(member.value, rule: rule, changed: &changed, secrets: &secrets)))
-                    continue
+    /// `body`'s JSON document with each object member, at any depth, as `decide` says (given its
+    /// key, its path from the top when `paths`, else "", and its value): nil looks into it,
+    /// `.some(nil)` removes it, `.some(new)` puts `new` in its place, and the strings and numbers
+    /// of a member so changed are added to `secrets`. `leaf` sees the strings looked into. The
+    /// bytes stay where nothing changed; nil when the body is not JSON.
+    static func rewriteJSON(
+        _ body: Data, paths: Bool = false, secrets: inout [String], leaf: (String, inout [String]) -> Void = { _, _ in },
+        decide: (String, String, JSONValue) -> JSONValue??
+    ) -> Data? {
+        let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
+        guard first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let document = try? JSONParser.parse(body) else { return nil }
+        var changed = false
+        func rewrite(_ value: JSONValue, path: String) -> JSONValue {
+            switch value {
+            case .object(let members):
+                var result: [(key: String, value: JSONValue)] = []
+                for member in members {
+                    let memberPath = !paths ? "" : path.isEmpty ? member.key : path + "." + member.key
+                    guard let decision = decide(member.key, memberPath, member.value) else {
+                        result.append((member.key, rewrite(member.value, path: memberPath)))
+                        continue
+                    }
+                    if decision != member.value {
+                        changed = true
+                        collectStrings(member.value, into: &secrets)
+                    }
+                    if let new = decision { result.append((member.key, new)) }
                 }
-                collectStrings(member.value, into: &secrets)
-                if let replacement = decision {
-                    if member.value != .string(replacement) { changed = true }
-                    result.append((member.key, .string(replacement)))
-                } else {
-                    changed = true
-                }
+                return .object(result)
+            case .array(let items):
+                return .array(items.enumerated().map { rewrite($1, path: paths ? path + "[\($0)]" : "") })
+            case .string(let text):
+                leaf(text, &secrets)
+                return value
+            case .number, .bool, .null:
+                return value
             }
-            return .object(result)
-        case .array(let items):
-            return .array(items.map { rewrite($0, rule: rule, changed: &changed, secrets: &secrets) })
-        default:
-            return value
         }
+        let rewritten = rewrite(document, path: "")
+        return changed ? JSONLayout.rewriting(body, from: document, to: rewritten) : body
     }
 
     private static func collectStrings(_ value: JSONValue, into secrets: inout [String]) {
@@ -78,8 +83,8 @@ extension Redaction {
     }
 
     /// Same decisions as `jsonRewrite`, over `name=value` pairs.
-    private static func formRewrite(_ rule: @escaping @Sendable (String, String?) -> String??) -> Redaction {
-        Redaction(steps: [.body { body, headers, secrets in rewriteForm(body, headers: headers, secrets: &secrets, rule) }])
+    private static func formRewrite(_ rule: @escaping Rule) -> Redaction {
+        Redaction(steps: [.body { body, headers, secrets in rewriteForm(body, headers: headers, secrets: &secrets) { name, _ in rule(name) } }])
     }
 
     static func rewriteForm(_ body: Data, headers: Headers, secrets: inout [String], _ rule: (String, String?) -> String??) -> Data {

@@ -3,7 +3,7 @@ import Foundation
 /// The default redaction: every place whose name says it holds a credential (see
 /// `SensitiveNames`), in headers, URLs (and URLs inside headers and bodies), forms and JSON.
 extension Redaction {
-    /// One side of a track, as the default step sees it.
+    /// One side of a track, or a JSON part of its body, as the filters see it.
     struct Message {
         var headers: Headers
         var url: URL?
@@ -14,16 +14,8 @@ extension Redaction {
     /// values taken out to `secrets` so they are scrubbed from the rest of the track.
     static func redactSecretNames(_ message: inout Message, side: SecretPlace.Side, allowed: [SecretPlace], secrets: inout [String]) {
         // Headers: credential headers go; URLs inside the others (Location, Link, Referer) give up their signatures.
-        if message.headers.contains(where: { SensitiveNames.isSensitiveHeader($0.name) }) {
-            var kept: [Headers.Field] = []
-            for field in message.headers.fields {
-                if SensitiveNames.isSensitiveHeader(field.name), !SecretPlace.any(allowed, cover: .header(field.name), on: side) {
-                    secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: field.name, value: field.value))
-                } else {
-                    kept.append(field)
-                }
-            }
-            message.headers = Headers(kept)
+        message.headers = rewriteHeaders(message.headers, secrets: &secrets) { name in
+            SensitiveNames.isSensitiveHeader(name) && !SecretPlace.any(allowed, cover: .header(name), on: side) ? .some(nil) : .none
         }
         for field in message.headers.fields {
             collectEmbedded(in: field.value, side: side, allowed: allowed, secrets: &secrets)
@@ -49,34 +41,28 @@ extension Redaction {
         }
         return rewriteQuery(of: url, secrets: &secrets) { item, secrets in
             let name = item.decodedName
-            if SecretPlace.any(allowed, cover: .query(name), on: side) { return .keep }
+            if SecretPlace.any(allowed, cover: .query(name), on: side) { return nil }
             // The old JSON mask sent back (taken from an older vinyl's answer) is the one mask.
-            if item.decodedValue == legacyPlaceholder, SensitiveNames.isSecretQueryParameter(name, value: placeholder) { return .replace(placeholder) }
+            if item.decodedValue == legacyPlaceholder, SensitiveNames.isSecretQueryParameter(name, value: placeholder) { return placeholder }
             guard let value = item.decodedValue, SensitiveNames.isSecretQueryParameter(name, value: value), !SensitiveNames.isRedacted(value) else {
                 // A URL passed as a parameter (a redirect target) may carry signatures of its own;
                 // they are replaced inside the decoded value, where their encoding is the inner URL's.
-                guard let value = item.decodedValue else { return .keep }
+                guard let value = item.decodedValue else { return nil }
                 let found = collectEmbedded(in: value, side: side, allowed: allowed, secrets: &secrets)
-                guard !found.isEmpty else { return .keep }
-                var rewritten = value
-                for secret in found.sorted(by: { $0.count > $1.count }) where secret.count >= 4 {
-                    rewritten = rewritten.replacingOccurrences(of: secret, with: placeholder)
-                }
-                return rewritten == value ? .keep : .replace(rewritten)
+                let rewritten = Scrubber(found, sparing: []).scrub(value)
+                return rewritten == value ? .none : .some(rewritten)
             }
             secrets.append(contentsOf: item.secretValues)
-            return .replace(placeholder)
+            return placeholder
         }
     }
 
     /// Whether a raw query has a secret-named parameter, or a value that may hold a URL with one.
     private static func mayHoldSecrets(_ query: Substring) -> Bool {
         query.split(separator: "&").contains { pair in
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2 else { return false }
-            let value = String(parts[1])
+            let item = RawQueryItem(pair)
+            guard let value = item.value else { return false }
             if value.containsUTF8(UInt8(ascii: "=")) || value.containsUTF8("%3D") || value.containsUTF8("%3d") { return true }
-            let item = RawQueryItem(name: String(parts[0]), value: value)
             return SensitiveNames.isSecretQueryParameter(item.decodedName, value: item.decodedValue)
         }
     }
@@ -89,13 +75,22 @@ extension Redaction {
             if clues.mayHoldQuery { collectEmbedded(in: String(decoding: body, as: UTF8.self), side: side, allowed: allowed, secrets: &secrets) }
             return body
         }
-        let text = String(decoding: body, as: UTF8.self)
-        let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
-        if first == UInt8(ascii: "{") || first == UInt8(ascii: "["), let document = try? JSONParser.parse(body) {
-            var changed = false
-            let rewritten = redactJSON(document, path: "", side: side, allowed: allowed, changed: &changed, secrets: &secrets)
-            return changed ? JSONLayout.rewriting(body, from: document, to: rewritten) : body
+        // Strings and numbers under secret keys become the placeholder; objects and arrays under
+        // them are searched further (`"credentials": {"username": …, "password": …}` keeps its shape).
+        func leaf(_ text: String, _ secrets: inout [String]) { collectEmbedded(in: text, side: side, allowed: allowed, secrets: &secrets) }
+        let json = rewriteJSON(body, paths: true, secrets: &secrets, leaf: leaf) { key, path, value in
+            switch value {
+            case .string(legacyPlaceholder) where side == .request && SensitiveNames.isSecretKey(key):
+                // The old mask sent back is the one mask, not a secret to chase.
+                return .string(placeholder)
+            case .string(let text) where SensitiveNames.isSecret(key: key, value: text, side: side) && !SensitiveNames.isRedacted(text),
+                .number(let text) where SensitiveNames.isSecret(key: key, value: text, side: side):
+                return SecretPlace.any(allowed, cover: .jsonKey(path), on: side) ? value : .string(placeholder)
+            default:
+                return nil
+            }
         }
+        if let json { return json }
         if headers.mediaType == "application/x-www-form-urlencoded" {
             return rewriteForm(body, headers: headers, secrets: &secrets) { name, value in
                 if value == legacyPlaceholder, SensitiveNames.isSecretKey(name) { return .some(placeholder) }
@@ -105,44 +100,8 @@ extension Redaction {
                 return .some(placeholder)
             }
         }
-        collectEmbedded(in: text, side: side, allowed: allowed, secrets: &secrets)
+        collectEmbedded(in: String(decoding: body, as: UTF8.self), side: side, allowed: allowed, secrets: &secrets)
         return body
-    }
-
-    /// Strings and numbers under secret keys become the placeholder; objects and arrays under
-    /// them are searched further (`"credentials": {"username": …, "password": …}` keeps its shape).
-    private static func redactJSON(
-        _ value: JSONValue, path: String, side: SecretPlace.Side, allowed: [SecretPlace],
-        changed: inout Bool, secrets: inout [String]
-    ) -> JSONValue {
-        switch value {
-        case .object(let members):
-            return .object(
-                members.map { member in
-                    let memberPath = path.isEmpty ? member.key : path + "." + member.key
-                    switch member.value {
-                    case .string(legacyPlaceholder) where side == .request && SensitiveNames.isSecretKey(member.key):
-                        // The old mask sent back is the one mask, not a secret to chase.
-                        changed = true
-                        return (member.key, .string(placeholder))
-                    case .string(let text) where SensitiveNames.isSecret(key: member.key, value: text, side: side) && !SensitiveNames.isRedacted(text),
-                        .number(let text) where SensitiveNames.isSecret(key: member.key, value: text, side: side):
-                        guard !SecretPlace.any(allowed, cover: .jsonKey(memberPath), on: side) else { return member }
-                        secrets.append(text)
-                        changed = true
-                        return (member.key, .string(placeholder))
-                    default:
-                        return (member.key, redactJSON(member.value, path: memberPath, side: side, allowed: allowed, changed: &changed, secrets: &secrets))
-                    }
-                })
-        case .array(let items):
-            return .array(items.enumerated().map { redactJSON($1, path: path + "[\($0)]", side: side, allowed: allowed, changed: &changed, secrets: &secrets) })
-        case .string(let text):
-            collectEmbedded(in: text, side: side, allowed: allowed, secrets: &secrets)
-            return value
-        case .number, .bool, .null:
-            return value
-        }
     }
 
     /// Signatures and keys in URLs written inside text; the scrubber then replaces them wherever they occur.

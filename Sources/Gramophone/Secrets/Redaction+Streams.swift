@@ -7,12 +7,12 @@ import Foundation
 extension Redaction {
     /// Applies the body steps to each event of `response`'s streamed body and scrubs `secrets`
     /// from it, keeping each chunk's place among the events.
-    func redactStreamedBody(_ response: inout Track.Response, request: Track.Request, allowed: [SecretPlace], secrets: inout [String]) {
+    func redactStreamedBody(_ response: inout Track.Response, allowed: [SecretPlace], secrets: inout [String]) {
         guard var stream = response.stream else { return }
         let body = response.body
         let eventStream = response.headers.mediaType == "text/event-stream"
         let units = StreamCutter.eventRanges(in: body, eventStream: eventStream)
-        var redacted = units.map { redactEvent(body.subdata(in: $0), response: response, request: request, eventStream: eventStream, allowed: allowed, secrets: &secrets) }
+        var redacted = units.map { redactEvent(body.subdata(in: $0), eventStream: eventStream, allowed: allowed, secrets: &secrets) }
         let scrubber = Scrubber(secrets, sparing: written)
         redacted = redacted.map(scrubber.scrub)
         // Each chunk ends where it did among the events: at the same offset in an unchanged
@@ -54,7 +54,7 @@ extension Redaction {
     }
 
     /// One event with its JSON `data` lines (or, outside event streams, its JSON line) redacted.
-    private func redactEvent(_ event: Data, response: Track.Response, request: Track.Request, eventStream: Bool, allowed: [SecretPlace], secrets: inout [String]) -> Data {
+    private func redactEvent(_ event: Data, eventStream: Bool, allowed: [SecretPlace], secrets: inout [String]) -> Data {
         guard UTF8Validation.isValid(event) else { return event }
         let text = String(decoding: event, as: UTF8.self)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
@@ -72,7 +72,7 @@ extension Redaction {
             }
             let payload = String(line.dropFirst(prefix.count))
             guard let first = payload.first, first == "{" || first == "[" else { continue }
-            let redacted = redactJSONPart(Data(payload.utf8), side: .response, request: request, response: response, allowed: allowed, secrets: &secrets)
+            let redacted = redactJSONPart(Data(payload.utf8), side: .response, allowed: allowed, secrets: &secrets)
             guard redacted != Data(payload.utf8) else { continue }
             lines[index] = prefix + String(decoding: redacted, as: UTF8.self) + (carriageReturn ? "\r" : "")
             changed = true

@@ -19,28 +19,25 @@ extension Redaction {
 
     /// Removes the named query parameters (names compared ignoring case) from request and response URLs.
     public static func query(removing names: [String]) -> Redaction {
-        let lowered = Set(names.map { $0.lowercased() })
-        return queryItems { item, secrets in
-            guard lowered.contains(item.decodedName.lowercased()) else { return .keep }
-            secrets.append(contentsOf: item.secretValues)
-            return .remove
-        }
+        queryRewrite(removing(names))
     }
 
     /// Replaces the values of the named query parameters, where present:
     /// `.query(replacing: ["api_key": "REDACTED"])`.
     public static func query(replacing values: [String: String]) -> Redaction {
-        let lowered = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
-        return queryItems { item, secrets in
-            guard let replacement = lowered[item.decodedName.lowercased()] else { return .keep }
-            secrets.append(contentsOf: item.secretValues)
-            return .replace(replacement)
-        }.writing(values.values)
+        queryRewrite(replacing(values)).writing(values.values)
     }
 
-    enum QueryDecision {
-        case keep, remove
-        case replace(String)
+    private static func queryRewrite(_ rule: @escaping Rule) -> Redaction {
+        Redaction(steps: [
+            .url { url, secrets in
+                rewriteQuery(of: url, secrets: &secrets) { item, secrets in
+                    let decision = rule(item.decodedName)
+                    if decision != nil { secrets.append(contentsOf: item.secretValues) }
+                    return decision
+                }
+            }
+        ])
     }
 
     struct RawQueryItem {
@@ -64,26 +61,20 @@ extension Redaction {
         return percent ? spaced.removingPercentEncoding ?? spaced : spaced
     }
 
-    /// Edits the raw `name=value` pairs of the query, leaving the URL's bytes alone when nothing changes.
-    static func queryItems(_ decide: @escaping @Sendable (RawQueryItem, inout [String]) -> QueryDecision) -> Redaction {
-        Redaction(steps: [.url { url, secrets in rewriteQuery(of: url, secrets: &secrets, decide) }])
-    }
-
-    static func rewriteQuery(of url: URL, secrets: inout [String], _ decide: (RawQueryItem, inout [String]) -> QueryDecision) -> URL {
+    /// Edits the raw `name=value` pairs of the query as `decide` says (as a `Rule` does), leaving
+    /// the URL's bytes alone when nothing changes.
+    static func rewriteQuery(of url: URL, secrets: inout [String], _ decide: (RawQueryItem, inout [String]) -> String??) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let query = components.percentEncodedQuery else { return url }
         var changed = false
         var kept: [String] = []
         for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
             let item = RawQueryItem(pair)
-            switch decide(item, &secrets) {
-            case .keep:
+            guard let decision = decide(item, &secrets) else {
                 kept.append(String(pair))
-            case .remove:
-                changed = true
-            case .replace(let value):
-                changed = true
-                kept.append(item.name + "=" + (value.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? ""))
+                continue
             }
+            changed = true
+            if let value = decision { kept.append(item.name + "=" + (value.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? "")) }
         }
         guard changed else { return url }
         components.percentEncodedQuery = kept.isEmpty ? nil : kept.joined(separator: "&")

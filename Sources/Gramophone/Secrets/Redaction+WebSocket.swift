@@ -7,22 +7,13 @@ import Foundation
 // Authorization token, say) is scrubbed from every payload, text or binary.
 extension Redaction {
     /// Redacts `conversation`'s payloads, adding what the steps took out to `secrets`.
-    func redactConversation(_ conversation: inout WebSocketConversation, request: Track.Request, allowed: [SecretPlace], secrets: inout [String]) {
-        for index in conversation.messages.indices where conversation.messages[index].kind == .text {
-            let message = conversation.messages[index]
+    func redactConversation(_ conversation: inout WebSocketConversation?, allowed: [SecretPlace], secrets: inout [String]) {
+        for (index, message) in (conversation?.messages ?? []).enumerated() where message.kind == .text {
             guard (try? JSONParser.parse(message.payload)) != nil else { continue }
             let side: SecretPlace.Side = message.direction == .sent ? .request : .response
             // `.webSocketMessages(in:)` allowed: the default leaves the payload as sent.
-            conversation.messages[index].payload = redactJSONPart(
-                message.payload, side: side, request: request, response: Track.Response(status: 101), names: !SecretPlace.any(allowed, cover: .webSocketMessages, on: side),
-                allowed: allowed, secrets: &secrets)
-        }
-    }
-
-    /// Scrubs `secrets` from every payload.
-    static func scrub(_ conversation: inout WebSocketConversation, with scrubber: Scrubber) {
-        for index in conversation.messages.indices {
-            conversation.messages[index].payload = scrubber.scrub(conversation.messages[index].payload)
+            conversation?.messages[index].payload = redactJSONPart(
+                message.payload, side: side, names: !SecretPlace.any(allowed, cover: .webSocketMessages, on: side), allowed: allowed, secrets: &secrets)
         }
     }
 

@@ -27,8 +27,6 @@ public struct Redaction: Sendable {
         case url(@Sendable (URL, inout [String]) -> URL)
         /// Request and response bodies, with the headers that describe them.
         case body(@Sendable (Data, Headers, inout [String]) -> Data)
-        case requestBody(@Sendable (Data, Track.Request) -> Data)
-        case responseBody(@Sendable (Data, Track.Response, Track.Request) -> Data)
         case beforeRecordRequest(@Sendable (Track.Request) -> Track.Request)
         case beforeRecordResponse(@Sendable (Track.Response, Track.Request) -> Track.Response)
     }
@@ -92,42 +90,51 @@ public struct Redaction: Sendable {
 
     /// Removes the named headers (any case) from requests and responses.
     public static func headers(removing names: [String]) -> Redaction {
-        headers(removingWhere: { name in names.contains { $0.caseInsensitiveEquals(name) } })
-    }
-
-    /// Removes request and response headers whose name satisfies `rule`.
-    static func headers(removingWhere rule: @escaping @Sendable (String) -> Bool) -> Redaction {
-        Redaction(steps: [
-            .headers { headers, secrets in
-                guard headers.contains(where: { rule($0.name) }) else { return headers }
-                var kept: [Headers.Field] = []
-                for field in headers.fields {
-                    if rule(field.name) {
-                        secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: field.name, value: field.value))
-                    } else {
-                        kept.append(field)
-                    }
-                }
-                return Headers(kept)
-            }
-        ])
+        headersRewrite { name in names.contains { $0.caseInsensitiveEquals(name) } ? .some(nil) : nil }
     }
 
     /// Replaces the values of the named headers (any case), where present, in requests and
     /// responses: `.headers(replacing: ["Authorization": "Bearer <redacted>"])`.
     public static func headers(replacing values: [String: String]) -> Redaction {
-        let rules = values.map { (name: $0.key, value: $0.value) }
-        return Redaction(steps: [
-            .headers { headers, secrets in
-                var fields = headers.fields
-                for index in fields.indices {
-                    guard let rule = rules.first(where: { $0.name.caseInsensitiveEquals(fields[index].name) }), fields[index].value != rule.value else { continue }
-                    secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: fields[index].name, value: fields[index].value))
-                    fields[index].value = rule.value
-                }
-                return Headers(fields)
+        headersRewrite { name in values.first { $0.key.caseInsensitiveEquals(name) }.map { .some($0.value) } }.writing(values.values)
+    }
+
+    /// A filter's decision for a name: nil keeps the value, `.some(nil)` removes it, `.some(text)`
+    /// replaces it with `text`.
+    typealias Rule = @Sendable (String) -> String??
+
+    /// The rule of a filter taking out `names`, compared ignoring case.
+    static func removing(_ names: [String]) -> Rule {
+        let lowered = Set(names.map { $0.lowercased() })
+        return { lowered.contains($0.lowercased()) ? .some(nil) : nil }
+    }
+
+    /// The rule of a filter writing `values` over the values of their names, compared ignoring case.
+    static func replacing(_ values: [String: String]) -> Rule {
+        let lowered = Dictionary(values.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        return { lowered[$0.lowercased()].map { .some($0) } }
+    }
+
+    private static func headersRewrite(_ rule: @escaping Rule) -> Redaction {
+        Redaction(steps: [.headers { headers, secrets in rewriteHeaders(headers, secrets: &secrets, rule) }])
+    }
+
+    /// `headers` as `rule` decides by name, adding the values taken out to `secrets`.
+    static func rewriteHeaders(_ headers: Headers, secrets: inout [String], _ rule: (String) -> String??) -> Headers {
+        guard headers.contains(where: { rule($0.name) != nil }) else { return headers }
+        var kept: [Headers.Field] = []
+        for var field in headers.fields {
+            guard let decision = rule(field.name), decision != field.value else {
+                kept.append(field)
+                continue
             }
-        ]).writing(values.values)
+            secrets.append(contentsOf: SensitiveNames.secretParts(ofHeader: field.name, value: field.value))
+            if let replacement = decision {
+                field.value = replacement
+                kept.append(field)
+            }
+        }
+        return Headers(kept)
     }
 
     // MARK: Hooks
@@ -159,37 +166,19 @@ public struct Redaction: Sendable {
         copy.request = redact(track.request, allowing: allowed, secrets: &secrets)
         guard case .response(var response) = track.outcome else { return copy }
         let originalBody = response.body
-        // A streamed body is redacted event by event below; the steps see the rest of the response.
+        // A streamed body is redacted event by event; the filters see the rest of the response.
         let streamed = response.stream != nil
-        if streamed { response.body = Data() }
-        for step in steps {
-            switch step {
-            case .secretNames:
-                var message = Message(headers: response.headers, url: response.url, body: response.body)
-                Self.redactSecretNames(&message, side: .response, allowed: allowed, secrets: &secrets)
-                (response.headers, response.url, response.body) = (message.headers, message.url, message.body)
-            case .headers(let filter): response.headers = filter(response.headers, &secrets)
-            case .url(let filter): response.url = response.url.map { filter($0, &secrets) }
-            case .body(let filter): response.body = filter(response.body, response.headers, &secrets)
-            case .responseBody(let filter): response.body = filter(response.body, response, copy.request)
-            case .requestBody, .beforeRecordRequest, .beforeRecordResponse: break
-            }
-        }
-        if streamed {
-            response.body = originalBody
-            redactStreamedBody(&response, request: copy.request, allowed: allowed, secrets: &secrets)
-        }
+        var message = Message(headers: response.headers, url: response.url, body: streamed ? Data() : response.body)
+        filter(&message, side: .response, allowed: allowed, secrets: &secrets)
+        (response.headers, response.url) = (message.headers, message.url)
+        if streamed { redactStreamedBody(&response, allowed: allowed, secrets: &secrets) } else { response.body = message.body }
         // Payloads first: a secret a message holds is scrubbed from the rest (Redaction+WebSocket.swift).
-        if var conversation = response.conversation {
-            redactConversation(&conversation, request: copy.request, allowed: allowed, secrets: &secrets)
-            response.conversation = conversation
-        }
+        redactConversation(&response.conversation, allowed: allowed, secrets: &secrets)
         let scrubber = Scrubber(secrets, sparing: written)
         response.headers = scrubber.scrub(response.headers)
         response.url = response.url.map(scrubber.scrub)
-        if var conversation = response.conversation {
-            Self.scrub(&conversation, with: scrubber)
-            response.conversation = conversation
+        for (index, message) in (response.conversation?.messages ?? []).enumerated() {
+            response.conversation?.messages[index].payload = scrubber.scrub(message.payload)
         }
         if !streamed { response.body = scrubber.scrub(response.body) }
         if response.body != originalBody { Self.fixContentLength(&response.headers, to: response.body) }
@@ -205,20 +194,9 @@ public struct Redaction: Sendable {
     private func redact(_ request: Track.Request, allowing allowed: [SecretPlace], secrets: inout [String]) -> Track.Request {
         var request = request
         let originalBody = request.body
-        for step in steps {
-            switch step {
-            case .secretNames:
-                var message = Message(headers: request.headers, url: request.url, body: request.body)
-                Self.redactSecretNames(&message, side: .request, allowed: allowed, secrets: &secrets)
-                (request.headers, request.body) = (message.headers, message.body)
-                request.url = message.url ?? request.url
-            case .headers(let filter): request.headers = filter(request.headers, &secrets)
-            case .url(let filter): request.url = filter(request.url, &secrets)
-            case .body(let filter): request.body = filter(request.body, request.headers, &secrets)
-            case .requestBody(let filter): request.body = filter(request.body, request)
-            case .responseBody, .beforeRecordRequest, .beforeRecordResponse: break
-            }
-        }
+        var message = Message(headers: request.headers, url: request.url, body: request.body)
+        filter(&message, side: .request, allowed: allowed, secrets: &secrets)
+        (request.headers, request.url, request.body) = (message.headers, message.url ?? request.url, message.body)
         let scrubber = Scrubber(secrets, sparing: written)
         request.headers = scrubber.scrub(request.headers)
         request.url = scrubber.scrub(request.url)
@@ -228,6 +206,23 @@ public struct Redaction: Sendable {
             if case .beforeRecordRequest(let hook) = step { request = hook(request) }
         }
         return request
+    }
+
+    /// Runs the filters, in order, over one side of a track (`names`: whether the default's names
+    /// apply; an allowed place may keep them out). A JSON part of a body (`ownHeaders` false) has
+    /// no headers of its own for header filters.
+    private func filter(
+        _ message: inout Message, side: SecretPlace.Side, names: Bool = true, ownHeaders: Bool = true, allowed: [SecretPlace], secrets: inout [String]
+    ) {
+        for step in steps {
+            switch step {
+            case .secretNames where names: Self.redactSecretNames(&message, side: side, allowed: allowed, secrets: &secrets)
+            case .headers(let filter) where ownHeaders: message.headers = filter(message.headers, &secrets)
+            case .url(let filter): message.url = message.url.map { filter($0, &secrets) }
+            case .body(let filter): message.body = filter(message.body, message.headers, &secrets)
+            case .secretNames, .headers, .beforeRecordRequest, .beforeRecordResponse: break
+            }
+        }
     }
 
     /// A stored Content-Length must describe the stored body, or a replaying client truncates it.
@@ -327,31 +322,10 @@ struct Scrubber {
 
 extension Redaction {
     /// `payload` through the body steps as a JSON body of its own on `side`: an event of a
-    /// streamed response, a WebSocket message. `response` is what a response-body filter sees
-    /// it in; `names`: whether the default's names apply (an allowed place may keep them out).
-    func redactJSONPart(
-        _ payload: Data, side: SecretPlace.Side, request: Track.Request, response: Track.Response, names: Bool = true, allowed: [SecretPlace], secrets: inout [String]
-    ) -> Data {
-        let headers: Headers = ["Content-Type": "application/json"]
-        var body = payload
-        for step in steps {
-            switch step {
-            case .secretNames where names:
-                var message = Message(headers: headers, url: nil, body: body)
-                Self.redactSecretNames(&message, side: side, allowed: allowed, secrets: &secrets)
-                body = message.body
-            case .body(let filter): body = filter(body, headers, &secrets)
-            case .requestBody(let filter) where side == .request:
-                var part = request
-                (part.headers, part.body) = (headers, body)
-                body = filter(body, part)
-            case .responseBody(let filter) where side == .response:
-                var part = response
-                (part.headers, part.body, part.stream) = (headers, body, nil)
-                body = filter(body, part, request)
-            case .secretNames, .headers, .url, .requestBody, .responseBody, .beforeRecordRequest, .beforeRecordResponse: break
-            }
-        }
-        return body
+    /// streamed response, a WebSocket message. `names`: whether the default's names apply.
+    func redactJSONPart(_ payload: Data, side: SecretPlace.Side, names: Bool = true, allowed: [SecretPlace], secrets: inout [String]) -> Data {
+        var message = Message(headers: ["Content-Type": "application/json"], url: nil, body: payload)
+        filter(&message, side: side, names: names, ownHeaders: false, allowed: allowed, secrets: &secrets)
+        return message.body
     }
 }

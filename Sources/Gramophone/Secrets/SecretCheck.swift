@@ -35,25 +35,22 @@ extension VinylError {
     /// the one `allowing` line that keeps them all, so one run tells everything to decide.
     static func containsSecrets(_ findings: [SecretFinding], first: SecretFinding, file: String?) -> VinylError {
         let keepAll = "Recording(…).allowing([" + SecretPlace.covering(findings.map(\.location)).map(\.code).joined(separator: ", ") + "])"
-        guard findings.count > 1 else {
-            return VinylError(
-                .containsSecrets, file: file, place: "tracks[\(first.trackIndex)].\(first.place)",
-                problem: "\(first.reason) (\(first.preview)), so nothing was written",
-                fix: "Remove it with the redaction filter \(first.filter) (Recording(redaction: .default + …)), or, if it is not a secret, keep it with \(keepAll)")
+        let others = findings.count - 1
+        var problem = "\(first.reason) (\(first.preview))"
+        var fix = "Remove it with the redaction filter \(first.filter) (Recording(redaction: .default + …)), or, if it is not a secret, keep it with \(keepAll)"
+        if others > 0 {
+            problem += ", and \(others) more place\(others == 1 ? "" : "s") below"
+            // The decision first, so it reads on its own; then every place, one a line.
+            fix =
+                "Remove each with the redaction filter named below (Recording(redaction: .default + …)), "
+                + "or, if none is a secret, keep them all with \(keepAll)"
+            for finding in findings.prefix(listedFindingLimit) {
+                fix += "\n  tracks[\(finding.trackIndex)].\(finding.place): \(finding.reason) (\(finding.preview)); remove with \(finding.filter)"
+            }
+            if findings.count > listedFindingLimit {
+                fix += "\n  … and \(findings.count - listedFindingLimit) more (gramophone scan lists them all; the allowing line above covers them)"
+            }
         }
-        // The decision first, so it reads on its own; then every place, one a line.
-        var fix =
-            "Remove each with the redaction filter named below (Recording(redaction: .default + …)), "
-            + "or, if none is a secret, keep them all with \(keepAll)"
-        for finding in findings.prefix(listedFindingLimit) {
-            fix += "\n  tracks[\(finding.trackIndex)].\(finding.place): \(finding.reason) (\(finding.preview)); remove with \(finding.filter)"
-        }
-        if findings.count > listedFindingLimit {
-            fix += "\n  … and \(findings.count - listedFindingLimit) more (gramophone scan lists them all; the allowing line above covers them)"
-        }
-        return VinylError(
-            .containsSecrets, file: file, place: "tracks[\(first.trackIndex)].\(first.place)",
-            problem: "\(first.reason) (\(first.preview)), and \(findings.count - 1) more place\(findings.count == 2 ? "" : "s") below, so nothing was written",
-            fix: fix)
+        return VinylError(.containsSecrets, file: file, place: "tracks[\(first.trackIndex)].\(first.place)", problem: problem + ", so nothing was written", fix: fix)
     }
 }

@@ -99,17 +99,14 @@ enum SecretPatterns {
             for match in pattern.regex.matches(in: text, range: whole) {
                 guard let found = Range(match.range, in: text) else { continue }
                 let value = String(text[found])
-                if pattern.mustLookRandom && !looksRandom(value) { continue }
+                // The pattern's run is `looksLikeKey`'s characters, 20 or more of them.
+                if pattern.mustLookRandom && !SensitiveNames.looksLikeKey(value) { continue }
                 // `Bearer REDACTED` is a redacted token, not a token.
                 if pattern.anchors == ["earer", "EARER"], SensitiveNames.isRedacted(String(value.drop { !$0.isWhitespace })) { continue }
                 return (pattern.name, value)
             }
         }
         return nil
-    }
-
-    private static func looksRandom(_ value: String) -> Bool {
-        value.contains(where: \.isUppercase) && value.contains(where: \.isLowercase) && value.contains(where: \.isNumber)
     }
 }
 
@@ -146,11 +143,7 @@ struct SecretScanner {
     private mutating func scanSide(headers: Headers, url: URL?, body: Data, side: SecretPlace.Side, at index: Int) {
         for field in headers.fields where !SensitiveNames.isRedacted(field.value) {
             let location = SecretPlace(.header(field.name), side)
-            if SensitiveNames.isSensitiveHeader(field.name) {
-                add(index, location, location.description, "a credential header", field.value)
-            } else {
-                scanText(field.value, at: index, location: location)
-            }
+            scanValue(field.value, at: index, location: location, secret: SensitiveNames.isSensitiveHeader(field.name) ? "a credential header" : nil)
         }
         if let url { scanURL(url, side: side, at: index) }
         scanBody(body, headers: headers, side: side, at: index)
@@ -166,17 +159,7 @@ struct SecretScanner {
             add(index, whole, whole.description, "a password in the URL", password)
             beforeQuery = beforeQuery.replacingOccurrences(of: ":" + password + "@", with: ":@")
         }
-        let query = questionMark.map { text[text.index(after: $0)...].prefix { $0 != "#" } } ?? ""
-        for pair in query.split(separator: "&") {
-            let item = Redaction.RawQueryItem(pair)
-            guard let value = item.decodedValue, !SensitiveNames.isRedacted(value) else { continue }
-            let location = SecretPlace(.query(item.decodedName), side)
-            if SensitiveNames.isSecretQueryParameter(item.decodedName, value: value) {
-                add(index, location, location.description, "a secret-named query parameter", value)
-            } else {
-                scanText(value, at: index, location: location)
-            }
-        }
+        scanPairs(questionMark.map { text[text.index(after: $0)...].prefix { $0 != "#" } } ?? "", form: false, side: side, at: index)
         // The rest of the URL (host, path), the query already looked at.
         scanText(beforeQuery, at: index, location: whole)
     }
@@ -193,23 +176,30 @@ struct SecretScanner {
             return
         }
         if headers.mediaType == "application/x-www-form-urlencoded" {
-            for pair in text.split(separator: "&") {
-                // Empty pieces kept: `=token=abc` has an empty name, not the name `token`.
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                guard parts.count == 2 else { continue }
-                let item = Redaction.RawQueryItem(name: String(parts[0]), value: String(parts[1]))
-                let name = item.decodedName.replacingOccurrences(of: "+", with: " ")
-                guard let value = item.decodedValue, !SensitiveNames.isRedacted(value) else { continue }
-                let location = place(.formField(name), side)
-                if SensitiveNames.isSecretKey(name) {
-                    add(index, location, location.description, "a secret-named form field", value)
-                } else {
-                    scanText(value, at: index, location: location)
-                }
-            }
+            scanPairs(text[...], form: true, side: side, at: index)
             return
         }
         scanText(text, at: index, location: place(message == nil ? .body : .webSocketMessages, side))
+    }
+
+    /// The `name=value` pairs of a URL's query or (`form`) a form body: a value whose name says
+    /// it is a secret is found; any other value is looked into as text.
+    private mutating func scanPairs(_ pairs: Substring, form: Bool, side: SecretPlace.Side, at index: Int) {
+        for pair in pairs.split(separator: "&") {
+            // Empty pieces kept: `=token=abc` has an empty name, not the name `token`.
+            let item = Redaction.RawQueryItem(pair)
+            guard let value = item.decodedValue, !SensitiveNames.isRedacted(value) else { continue }
+            // A form's `+` is a space, in names too.
+            let name = form ? item.decodedName.replacingOccurrences(of: "+", with: " ") : item.decodedName
+            let location = place(form ? .formField(name) : .query(name), side)
+            let secret = form ? SensitiveNames.isSecretKey(name) : SensitiveNames.isSecretQueryParameter(name, value: value)
+            scanValue(value, at: index, location: location, secret: secret ? "a secret-named \(form ? "form field" : "query parameter")" : nil)
+        }
+    }
+
+    /// A named value: found when its name says it is a secret (`secret` says why), else looked into as text.
+    private mutating func scanValue(_ value: String, at index: Int, location: SecretPlace, secret: String?) {
+        if let secret { add(index, location, location.description, secret, value) } else { scanText(value, at: index, location: location) }
     }
 
     private mutating func scanJSON(_ value: JSONValue, path: String, side: SecretPlace.Side, at index: Int) {

@@ -66,17 +66,8 @@ enum SensitiveNames {
     /// space. Words, word pieces and numbers are none of these.
     static func looksLikeCredential(_ value: String) -> Bool {
         if looksLikeKey(value) || SecretPatterns.firstMatch(in: value) != nil { return true }
-        guard value.utf8.count >= 24 else { return false }
-        var letter = false, digit = false
-        for byte in value.utf8 {
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"): letter = true
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = true
-            case UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."), UInt8(ascii: "~"), UInt8(ascii: "+"), UInt8(ascii: "/"), UInt8(ascii: "="): break
-            default: return false
-            }
-        }
-        return letter && digit
+        guard value.utf8.count >= 24, let held = characters(of: value, besides: "-_.~+/=") else { return false }
+        return (held.upper || held.lower) && held.digit
     }
 
     /// Whether `text` could contain a secret name: one of the stems every name in these lists
@@ -102,18 +93,23 @@ enum SensitiveNames {
     /// A run of at least 20 letters and digits (and `-`/`_`) mixing upper case, lower case and
     /// digits: an API key. Words, UUIDs and hex hashes never mix all three.
     static func looksLikeKey(_ value: String) -> Bool {
-        guard value.utf8.count >= 20 else { return false }
-        var upper = false, lower = false, digit = false
+        guard value.utf8.count >= 20, let held = characters(of: value, besides: "-_") else { return false }
+        return held.upper && held.lower && held.digit
+    }
+
+    /// Whether `value` holds upper case letters, lower case letters and digits; nil when it
+    /// holds any other byte than those (ASCII) and `punctuation`.
+    private static func characters(of value: String, besides punctuation: String) -> (upper: Bool, lower: Bool, digit: Bool)? {
+        var held = (upper: false, lower: false, digit: false)
         for byte in value.utf8 {
             switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): upper = true
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): lower = true
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = true
-            case UInt8(ascii: "-"), UInt8(ascii: "_"): break
-            default: return false
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): held.upper = true
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): held.lower = true
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): held.digit = true
+            default: if !punctuation.utf8.contains(byte) { return nil }
             }
         }
-        return upper && lower && digit
+        return held
     }
 
     /// Lower case without separators, so `X-Amz-Signature`, `x_amz_signature` and `XAmzSignature` agree.
