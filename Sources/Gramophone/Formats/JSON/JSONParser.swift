@@ -112,21 +112,16 @@ struct JSONParser {
                 if byte == UInt8(ascii: ",") {
                     position += 1
                     skipWhitespace()
-                    if peek() == closer {
-                        // Trailing comma: accepted, as JSONSerialization does.
-                        position += 1
-                        value = stack.removeLast().finish()
-                        continue
+                    // A trailing comma (a closer after it) is accepted, as JSONSerialization does.
+                    if peek() != closer {
+                        if isObject { stack[top].key = try parseKey() }
+                        continue parsing
                     }
-                    if isObject { stack[top].key = try parseKey() }
-                    continue parsing
-                } else if byte == closer {
-                    position += 1
-                    value = stack.removeLast().finish()
-                    continue
-                } else {
+                } else if byte != closer {
                     throw error("unexpected \(describe(byte)); expected ',' or '\(isObject ? "}" : "]")'")
                 }
+                position += 1
+                value = stack.removeLast().finish()
             }
         }
     }
@@ -252,9 +247,7 @@ struct JSONParser {
                 guard let escaped = peek() else { break }
                 position += 1
                 switch escaped {
-                case UInt8(ascii: "\""): buffer.append(0x22)
-                case UInt8(ascii: "\\"): buffer.append(0x5C)
-                case UInt8(ascii: "/"): buffer.append(0x2F)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escaped)
                 case UInt8(ascii: "b"): buffer.append(0x08)
                 case UInt8(ascii: "f"): buffer.append(0x0C)
                 case UInt8(ascii: "n"): buffer.append(0x0A)
