@@ -79,7 +79,6 @@ package struct MocktailCollection: Sendable {
 
     /// The response for `request`, placeholders filled; nil when no stub matches or it has no URL.
     package func response(for request: URLRequest) -> Track.Response? {
-        guard let url = request.url else { return nil }
-        return stub(method: request.httpMethod ?? "GET", url: url)?.response(values: values, for: url)
+        request.url.flatMap { response(for: Track.Request(method: request.httpMethod ?? "GET", url: $0)) }
     }
 }
