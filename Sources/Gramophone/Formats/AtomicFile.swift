@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Writes files so that a crash or a failed write leaves the previous file untouched.
 ///
 /// The bytes go to a temporary file beside the destination, are flushed to disk, and the
@@ -21,14 +13,7 @@ enum AtomicFile {
 
     static func write(_ data: Data, to url: URL) throws {
         let path = url.path
-        let folder = url.deletingLastPathComponent()
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw VinylError(
-                .unwritable, file: path, problem: "could not create the folder \(folder.path) (\((error as NSError).localizedDescription))",
-                fix: "Check that the path is writable, or choose another vinyl folder")
-        }
+        let folder = try createFolder(of: url)
         // `.NAME.PID.UUID.tmp`: hidden, never a vinyl extension, and naming its writer.
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UUID().uuidString).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
@@ -61,6 +46,19 @@ enum AtomicFile {
             close(folderDescriptor)
         }
         removeLeftovers(of: url.lastPathComponent, in: folder)
+    }
+
+    /// Creates the folder `file` goes in, with the folders above it; a failure is `.unwritable` for `file`.
+    static func createFolder(of file: URL) throws -> URL {
+        let folder = file.deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw VinylError(
+                .unwritable, file: file.path, problem: "could not create the folder \(folder.path) (\((error as NSError).localizedDescription))",
+                fix: "Check that the path is writable, or choose another vinyl folder")
+        }
+        return folder
     }
 
     /// Deletes the temporary files of earlier writes of `name` whose writing process no longer

@@ -70,11 +70,7 @@ enum DVRFormat {
         if let date = track.recordedAt {
             members.append(("recorded_at", .number(GramophoneFormat.formatSeconds(date.timeIntervalSince1970))))
         }
-        var request = BodyCoding.members(dvrBody(track.request.body, headers: track.request.headers))
-        if !track.request.headers.isEmpty { request.append(("headers", track.request.headers.jsonValue)) }
-        request.append(("method", .string(track.request.method)))
-        request.append(("url", .string(track.request.url.absoluteString)))
-        members.append(("request", .object(request)))
+        members.append(("request", GramophoneFormat.encodeRequest(track.request, body: BodyCoding.members(dvrBody(track.request.body, headers: track.request.headers)))))
         if let response = track.response {
             var fields = BodyCoding.members(dvrBody(response.body, headers: response.headers) ?? emptyResponseBody(response.headers).map { ($0, nil) })
             fields.append(("headers", response.headers.jsonValue))

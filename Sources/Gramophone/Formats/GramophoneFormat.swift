@@ -207,8 +207,9 @@ enum GramophoneFormat {
         return .object(members)
     }
 
-    static func encodeRequest(_ request: Track.Request) -> JSONValue {
-        var members = BodyCoding.members(request.body, headers: request.headers)
+    /// `body` is how the request's body is stored, when a format stores it its own way (DVR).
+    static func encodeRequest(_ request: Track.Request, body: [(key: String, value: JSONValue)]? = nil) -> JSONValue {
+        var members = body ?? BodyCoding.members(request.body, headers: request.headers)
         if !request.headers.isEmpty { members.append(("headers", request.headers.jsonValue)) }
         members.append(("method", .string(request.method)))
         members.append(("url", .string(request.url.absoluteString)))

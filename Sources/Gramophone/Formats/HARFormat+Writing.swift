@@ -25,46 +25,19 @@ extension HARFormat {
     static func encodeEntry(_ track: Track) -> JSONValue {
         let milliseconds = max(0, (track.duration ?? 0) * 1000)
         let time = JSONValue.number(GramophoneFormat.formatSeconds(milliseconds))
+        // Devtools reject entries without a date; the epoch marks "unknown".
+        let started = ISO8601.format(track.recordedAt ?? Date(timeIntervalSince1970: 0))
+        // A request that got no response is Chrome's status 0, with its error.
+        let response = track.response ?? Track.Response(status: 0, httpVersion: "")
         var members: [(key: String, value: JSONValue)] = [
-            // Devtools reject entries without a date; the epoch marks "unknown".
-            ("startedDateTime", .string(ISO8601.format(track.recordedAt ?? Date(timeIntervalSince1970: 0)))),
+            ("startedDateTime", .string(started)),
             ("time", time),
             ("request", encodeRequest(track.request)),
+            ("response", encodeResponse(response, request: track.request, failure: track.failure ?? response.failure)),
+            ("cache", .object([])),
+            ("timings", .object([("send", .number("0")), ("wait", time), ("receive", .number("0"))])),
         ]
-        switch track.outcome {
-        case .response(let response):
-            members.append(("response", encodeResponse(response, request: track.request)))
-        case .failure(let failure):
-            members.append(
-                (
-                    "response",
-                    .object(
-                        [
-                            ("status", .number("0")),
-                            ("statusText", .string("")),
-                            ("httpVersion", .string("")),
-                            ("cookies", .array([])),
-                            ("headers", .array([])),
-                            ("content", .object([("size", .number("0")), ("mimeType", .string("x-unknown"))])),
-                            ("redirectURL", .string("")),
-                            ("headersSize", .number("-1")),
-                            ("bodySize", .number("-1")),
-                        ] + errorFields(failure))
-                ))
-        }
-        members.append(("cache", .object([])))
-        members.append(
-            (
-                "timings",
-                .object([
-                    ("send", .number("0")),
-                    ("wait", time),
-                    ("receive", .number("0")),
-                ])
-            ))
-        if let conversation = track.response?.conversation, case .string(let started) = members[0].value {
-            members += encodeConversation(conversation, startedDateTime: started)
-        }
+        if let conversation = track.response?.conversation { members += encodeConversation(conversation, startedDateTime: started) }
         return .object(members)
     }
 
@@ -85,10 +58,12 @@ extension HARFormat {
         return .object(members)
     }
 
-    static func encodeResponse(_ response: Track.Response, request: Track.Request) -> JSONValue {
+    /// `failure` is the transport error: a status 0's (no response, so its type and size are
+    /// unknown), or one after the response, which Chrome writes as `_error` beside the status.
+    static func encodeResponse(_ response: Track.Response, request: Track.Request, failure: Track.Failure?) -> JSONValue {
         let content: [(key: String, value: JSONValue)] = [
             ("size", .number(String(response.body.count))),
-            ("mimeType", .string(response.headers["Content-Type"] ?? "")),
+            ("mimeType", .string(response.headers["Content-Type"] ?? (response.status == 0 ? "x-unknown" : ""))),
         ]
         var members: [(key: String, value: JSONValue)] = [
             ("status", .number(String(response.status))),
@@ -99,13 +74,12 @@ extension HARFormat {
             ("content", .object(content + (response.body.isEmpty ? [] : textMembers(response.body)))),
             ("redirectURL", .string(response.headers["Location"] ?? "")),
             ("headersSize", .number("-1")),
-            ("bodySize", .number(String(response.body.count))),
+            ("bodySize", .number(response.status == 0 ? "-1" : String(response.body.count))),
         ]
         if let url = response.url, url != request.url {
             members.append(("_url", .string(url.absoluteString)))
         }
-        // A transfer that failed after its response: Chrome writes its `_error` beside the status.
-        if let failure = response.failure { members += errorFields(failure) }
+        if let failure { members += errorFields(failure) }
         return .object(members)
     }
 
@@ -169,36 +143,35 @@ extension HARFormat {
     }
 
     /// The reason phrase devtools show beside the status.
-    static func statusText(_ status: Int) -> String {
-        switch status {
-        case 101: return "Switching Protocols"
-        case 200: return "OK"
-        case 201: return "Created"
-        case 202: return "Accepted"
-        case 204: return "No Content"
-        case 206: return "Partial Content"
-        case 301: return "Moved Permanently"
-        case 302: return "Found"
-        case 303: return "See Other"
-        case 304: return "Not Modified"
-        case 307: return "Temporary Redirect"
-        case 308: return "Permanent Redirect"
-        case 400: return "Bad Request"
-        case 401: return "Unauthorized"
-        case 403: return "Forbidden"
-        case 404: return "Not Found"
-        case 405: return "Method Not Allowed"
-        case 409: return "Conflict"
-        case 410: return "Gone"
-        case 415: return "Unsupported Media Type"
-        case 422: return "Unprocessable Content"
-        case 429: return "Too Many Requests"
-        case 500: return "Internal Server Error"
-        case 501: return "Not Implemented"
-        case 502: return "Bad Gateway"
-        case 503: return "Service Unavailable"
-        case 504: return "Gateway Timeout"
-        default: return ""
-        }
-    }
+    static func statusText(_ status: Int) -> String { reasonPhrases[status] ?? "" }
+
+    private static let reasonPhrases: [Int: String] = [
+        101: "Switching Protocols",
+        200: "OK",
+        201: "Created",
+        202: "Accepted",
+        204: "No Content",
+        206: "Partial Content",
+        301: "Moved Permanently",
+        302: "Found",
+        303: "See Other",
+        304: "Not Modified",
+        307: "Temporary Redirect",
+        308: "Permanent Redirect",
+        400: "Bad Request",
+        401: "Unauthorized",
+        403: "Forbidden",
+        404: "Not Found",
+        405: "Method Not Allowed",
+        409: "Conflict",
+        410: "Gone",
+        415: "Unsupported Media Type",
+        422: "Unprocessable Content",
+        429: "Too Many Requests",
+        500: "Internal Server Error",
+        501: "Not Implemented",
+        502: "Bad Gateway",
+        503: "Service Unavailable",
+        504: "Gateway Timeout",
+    ]
 }

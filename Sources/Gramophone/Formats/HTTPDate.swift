@@ -11,41 +11,23 @@ enum HTTPDate {
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     static func parse(_ text: String) -> Date? {
-        // "Tue," "01" "Nov" "2011" "04:58:44" "GMT"
+        // "Tue," "01" "Nov" "2011" "04:58:44" "GMT": the fields ISO 8601 has no place for are
+        // checked here, and the date they spell is read as ISO 8601, which checks the numbers.
         let fields = text.split(separator: " ", omittingEmptySubsequences: false)
-        guard fields.count == 6, fields[0].count == 4, fields[0].last == ",",
-            weekdays.contains(String(fields[0].dropLast())),
-            fields[1].count == 2, let day = ISO8601.digits(fields[1].utf8),
-            let monthIndex = months.firstIndex(of: String(fields[2])),
-            fields[3].count == 4, let year = ISO8601.digits(fields[3].utf8), year >= 1,
-            let seconds = timeOfDay(fields[4]), let offset = zoneOffset(fields[5])
+        guard fields.count == 6, fields[0].count == 4, fields[0].last == ",", weekdays.contains(String(fields[0].dropLast())),
+            fields[1].count == 2, let month = months.firstIndex(of: String(fields[2])), fields[3].count == 4, fields[4].count == 8,
+            let zone = isoZone(fields[5])
         else { return nil }
-        let month = monthIndex + 1
-        guard day >= 1, day <= ISO8601.daysIn(month: month, year: year) else { return nil }
-        let total = ISO8601.days(fromYear: year, month: month, day: day) * 86_400 + seconds - offset
-        return Date(timeIntervalSince1970: Double(total))
+        return ISO8601.parse("\(fields[3])-\(month < 9 ? "0" : "")\(month + 1)-\(fields[1])T\(fields[4])\(zone)")
     }
 
-    /// `HH:MM:SS` as seconds since midnight.
-    private static func timeOfDay(_ field: Substring) -> Int? {
-        let parts = field.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts.allSatisfy({ $0.count == 2 }),
-            let hour = ISO8601.digits(parts[0].utf8), let minute = ISO8601.digits(parts[1].utf8), let second = ISO8601.digits(parts[2].utf8),
-            hour <= 23, minute <= 59, second <= 59
-        else { return nil }
-        return hour * 3600 + minute * 60 + second
-    }
-
-    /// Seconds east of UTC.
-    private static func zoneOffset(_ field: Substring) -> Int? {
+    /// The zone as ISO 8601 spells it: `Z`, or `±HH:MM` for `±HHMM`.
+    private static func isoZone(_ field: Substring) -> String? {
         switch field {
-        case "GMT", "UTC", "Z": return 0
+        case "GMT", "UTC", "Z": return "Z"
         default:
-            guard field.count == 5, let sign = field.first, sign == "+" || sign == "-",
-                let hours = ISO8601.digits(field.dropFirst().prefix(2).utf8), let minutes = ISO8601.digits(field.suffix(2).utf8),
-                hours <= 23, minutes <= 59
-            else { return nil }
-            return (hours * 3600 + minutes * 60) * (sign == "-" ? -1 : 1)
+            guard field.count == 5, field.first == "+" || field.first == "-" else { return nil }
+            return "\(field.prefix(3)):\(field.suffix(2))"
         }
     }
 }

@@ -29,15 +29,8 @@ package struct MocktailCollection: Sendable {
     /// Reads every `.tail` file in `folder` (not its subfolders).
     /// - Throws: `VinylError` when the folder cannot be read, holds no `.tail` file, or a file is malformed.
     package init(contentsOf folder: URL, values: [String: String] = [:]) throws {
-        let names: [String]
-        do {
-            names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: folder.path)
-            throw VinylError(
-                exists ? .unreadable : .notFound, file: folder.path,
-                problem: exists ? "could not list the folder (\((error as NSError).localizedDescription))" : "no such folder",
-                fix: "Pass the folder that holds the .tail files")
+        let names = try VinylError.reading(folder.path, what: "list the folder", missing: "no such folder", fix: "Pass the folder that holds the .tail files") {
+            try FileManager.default.contentsOfDirectory(atPath: folder.path)
         }
         let tails = names.filter { $0.lowercased().hasSuffix(".tail") }.sorted()
         guard !tails.isEmpty else {
@@ -46,12 +39,7 @@ package struct MocktailCollection: Sendable {
         var stubs: [MocktailStub] = []
         for name in tails {
             let file = folder.appendingPathComponent(name)
-            let data: Data
-            do {
-                data = try Data(contentsOf: file)
-            } catch {
-                throw VinylError(.unreadable, file: file.path, problem: "could not read the file", fix: "Check the file's permissions")
-            }
+            let data = try VinylError.reading(file.path, what: "read the file", missing: "no such file", fix: "Check the file's permissions") { try Data(contentsOf: file) }
             guard let text = String(data: data, encoding: .utf8) else {
                 throw VinylError(.malformed, file: file.path, problem: "the file is not UTF-8 text", fix: "Store binary bodies as base64 with a Content-Type ending in ;base64")
             }
@@ -79,7 +67,6 @@ package struct MocktailCollection: Sendable {
 
     /// The response for `request`, placeholders filled; nil when no stub matches or it has no URL.
     package func response(for request: URLRequest) -> Track.Response? {
-        guard let url = request.url else { return nil }
-        return stub(method: request.httpMethod ?? "GET", url: url)?.response(values: values, for: url)
+        request.url.flatMap { response(for: Track.Request(method: request.httpMethod ?? "GET", url: $0)) }
     }
 }

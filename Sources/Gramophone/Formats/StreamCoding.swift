@@ -17,11 +17,7 @@ enum StreamCoding {
 
     /// The stream stored at `value`, and the body its chunks make.
     static func decode(_ value: JSONValue, path: DecodingPath) throws -> (stream: TrackStream, body: Data) {
-        _ = try value.members(at: path)
-        guard let chunksValue = value["chunks"], case .array(let items) = chunksValue else {
-            throw StructureError(
-                path: path, problem: "missing \"chunks\" (an array)", fix: "List the chunks as {\"offsetMs\": 0, \"text\": \"…\"}, or remove \"stream\" to replay the body in one piece")
-        }
+        let items = try value.array("chunks", at: path, of: "chunks", fix: "List the chunks as {\"offsetMs\": 0, \"text\": \"…\"}, or remove \"stream\" to replay the body in one piece")
         var chunks: [TrackStream.Chunk] = []
         var body = Data()
         var previous: TimeInterval = 0

@@ -103,16 +103,10 @@ extension Vinyl {
     ///
     /// With no `format`, the extension and then the content choose it (see `VinylFormat.detect`).
     public init(contentsOf url: URL, format: VinylFormat? = nil) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: url.path)
-            throw VinylError(
-                exists ? .unreadable : .notFound, file: url.path,
-                problem: exists ? "could not read the file (\((error as NSError).localizedDescription))" : "no such file",
-                fix: exists ? "Check the file's permissions" : "Check the name and folder, or record the vinyl first")
-        }
+        let data = try VinylError.reading(
+            url.path, what: "read the file", missing: "no such file", fix: "Check the file's permissions",
+            fixMissing: "Check the name and folder, or record the vinyl first"
+        ) { try Data(contentsOf: url) }
         let chosen = try format ?? VinylFormat.byExtension(url.pathExtension, file: url.path)
         try self.init(data: data, name: url.deletingPathExtension().lastPathComponent, format: chosen, file: url.path)
     }

@@ -74,6 +74,21 @@ struct StructureError: Error {
     var fix: String
 }
 
+extension VinylError {
+    /// What `read` returns from `path`; when it throws, `.notFound` (`missing`, and `fixMissing`
+    /// or `fix`) if nothing is there, else `.unreadable`: "could not `what`" with the cause, and `fix`.
+    static func reading<T>(_ path: String, what: String, missing: String, fix: String, fixMissing: String? = nil, _ read: () throws -> T) throws -> T {
+        do {
+            return try read()
+        } catch {
+            let exists = FileManager.default.fileExists(atPath: path)
+            throw VinylError(
+                exists ? .unreadable : .notFound, file: path,
+                problem: exists ? "could not \(what) (\((error as NSError).localizedDescription))" : missing, fix: exists ? fix : fixMissing ?? fix)
+        }
+    }
+}
+
 extension VinylError: LocalizedError {
     /// The whole explanation, as `description` gives it: what `localizedDescription` shows.
     public var errorDescription: String? { description }

@@ -16,11 +16,7 @@ enum WebSocketCoding {
     static let key = "webSocket"
 
     static func decode(_ value: JSONValue, path: DecodingPath) throws -> WebSocketConversation {
-        _ = try value.members(at: path)
-        guard let messagesValue = value["messages"], case .array(let items) = messagesValue else {
-            throw StructureError(
-                path: path, problem: "missing \"messages\" (an array)", fix: "List the messages as {\"direction\": \"sent\", \"offsetMs\": 0, \"text\": \"…\"}")
-        }
+        let items = try value.array("messages", at: path, of: "messages", fix: "List the messages as {\"direction\": \"sent\", \"offsetMs\": 0, \"text\": \"…\"}")
         var previous: TimeInterval = 0
         let messages = try items.indices.map { index in
             let message = try decodeMessage(items[index], path: path.key("messages").index(index), notBefore: previous)

@@ -15,10 +15,8 @@ enum VinylLocation {
         if let path = Environment.value("GRAMOPHONE_VINYLS", in: environment) {
             return URL(fileURLWithPath: path, isDirectory: true)
         }
-        if let sourceFile, let target = targetFolder(of: URL(fileURLWithPath: sourceFile)) {
-            return target.appendingPathComponent("Vinyls", isDirectory: true)
-        }
-        return URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true).appendingPathComponent("Vinyls", isDirectory: true)
+        let target = sourceFile.flatMap { targetFolder(of: URL(fileURLWithPath: $0)) }
+        return (target ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)).appendingPathComponent("Vinyls", isDirectory: true)
     }
 
     /// The folder of the target `file` belongs to, where SwiftPM resolves the target's

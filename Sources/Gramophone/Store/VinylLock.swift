@@ -1,13 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// The lock every save of a vinyl takes, in this process and across processes: the parallel
 /// cases of a parameterized test, two Turntables, two test processes (`swift test --parallel`)
 /// recording into one vinyl each read the file, merge and write it under it, one at a time.
@@ -21,15 +13,7 @@ enum VinylLock {
     /// Runs `body` holding the lock of `file`, creating its folder when missing.
     /// - Throws: `VinylError(.unwritable)` when the lock file cannot be made; what `body` throws.
     static func withLock<T>(on file: URL, _ body: () throws -> T) throws -> T {
-        let folder = file.deletingLastPathComponent()
-        let path = folder.appendingPathComponent(".\(file.lastPathComponent).lock").path
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw VinylError(
-                .unwritable, file: file.path, problem: "could not create the folder \(folder.path) (\((error as NSError).localizedDescription))",
-                fix: "Check that the path is writable, or choose another vinyl folder")
-        }
+        let path = try AtomicFile.createFolder(of: file).appendingPathComponent(".\(file.lastPathComponent).lock").path
         let descriptor = try acquire(path, for: file)
         defer {
             unlink(path)

@@ -21,9 +21,8 @@ enum VinylNames {
 
     /// Whether `candidate` is near enough to `name` to be what was meant: a few edits apart.
     static func isLikelyMeant(_ candidate: String, for name: String) -> Bool {
-        let a = Array((name.split(separator: "/").last.map(String.init) ?? name).lowercased())
-        let b = Array((candidate.split(separator: "/").last.map(String.init) ?? candidate).lowercased())
-        return distance(a, b) <= max(2, min(a.count, b.count) / 4)
+        let names = [name, candidate].map { Array(($0.split(separator: "/").last.map(String.init) ?? $0).lowercased()) }
+        return distance(names[0], names[1]) <= max(2, min(names[0].count, names[1].count) / 4)
     }
 
     /// The edit distance (insertions, deletions, substitutions) between two names.

@@ -10,9 +10,7 @@ enum Environment {
     static let quietVariable = "GRAMOPHONE_QUIET"
 
     static func value(_ name: String, in environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
-        if let value = environment[name], !value.trimmingWhitespace().isEmpty { return value }
-        if let value = environment["TEST_RUNNER_" + name], !value.trimmingWhitespace().isEmpty { return value }
-        return nil
+        [name, "TEST_RUNNER_" + name].lazy.compactMap { environment[$0] }.first { !$0.trimmingWhitespace().isEmpty }
     }
 
     /// Whether a flag variable is on: set, and not `0`, `false` or `no`.

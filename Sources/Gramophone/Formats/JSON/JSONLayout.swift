@@ -71,21 +71,25 @@ struct JSONLayout: Sendable, Hashable {
 
     /// `indent 2, space after colon, final newline`: words a reviewer reads, parsed back by `init(spelling:)`.
     var spelling: String {
-        var words: [String] = []
-        if !indent.isEmpty {
-            words.append(indent[0] == 0x09 ? "indent \(indent.count) tab" : "indent \(indent.count)")
-        }
-        if spaceBeforeColon { words.append("space before colon") }
-        if spaceAfterColon { words.append("space after colon") }
-        if spaceAfterComma { words.append("space after comma") }
-        if finalNewline { words.append("final newline") }
-        if asciiEscapes { words.append(upperCaseEscapes ? "ascii escapes in upper case" : "ascii escapes") }
-        if escapedSlashes { words.append("escaped slashes") }
-        return words.joined(separator: ", ")
+        let indentWords = indent.isEmpty ? [] : [indent[0] == 0x09 ? "indent \(indent.count) tab" : "indent \(indent.count)"]
+        // Upper-case escapes are ascii escapes: their word says both.
+        let words = Self.switches.filter { self[keyPath: $0.flag] && !($0.flag == \.asciiEscapes && upperCaseEscapes) }.map(\.word)
+        return (indentWords + words).joined(separator: ", ")
     }
 
+    /// The words of the layout's switches, in the order `spelling` writes them.
+    private static let switches: [(word: String, flag: WritableKeyPath<JSONLayout, Bool> & Sendable)] = [
+        ("space before colon", \.spaceBeforeColon),
+        ("space after colon", \.spaceAfterColon),
+        ("space after comma", \.spaceAfterComma),
+        ("final newline", \.finalNewline),
+        ("ascii escapes", \.asciiEscapes),
+        ("ascii escapes in upper case", \.upperCaseEscapes),
+        ("escaped slashes", \.escapedSlashes),
+    ]
+
     /// The words every layout is spelled with, for errors.
-    static let vocabulary = "indent N, indent N tab, space before colon, space after colon, space after comma, final newline, ascii escapes, ascii escapes in upper case, escaped slashes"
+    static let vocabulary = (["indent N", "indent N tab"] + switches.map(\.word)).joined(separator: ", ")
 
     /// The layout `spelling` describes, nil for a word it does not know.
     init?(spelling: String) {
@@ -96,17 +100,10 @@ struct JSONLayout: Sendable, Hashable {
                 indent = Array(repeating: parts.count == 2 ? 0x20 : 0x09, count: count)
                 continue
             }
-            switch word {
-            case "space before colon": spaceBeforeColon = true
-            case "space after colon": spaceAfterColon = true
-            case "space after comma": spaceAfterComma = true
-            case "final newline": finalNewline = true
-            case "ascii escapes": asciiEscapes = true
-            case "ascii escapes in upper case": (asciiEscapes, upperCaseEscapes) = (true, true)
-            case "escaped slashes": escapedSlashes = true
-            default: return nil
-            }
+            guard let flag = Self.switches.first(where: { $0.word == word })?.flag else { return nil }
+            self[keyPath: flag] = true
         }
+        asciiEscapes = asciiEscapes || upperCaseEscapes
     }
 
     init() {}

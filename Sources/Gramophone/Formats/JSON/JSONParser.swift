@@ -112,21 +112,16 @@ struct JSONParser {
                 if byte == UInt8(ascii: ",") {
                     position += 1
                     skipWhitespace()
-                    if peek() == closer {
-                        // Trailing comma: accepted, as JSONSerialization does.
-                        position += 1
-                        value = stack.removeLast().finish()
-                        continue
+                    // A trailing comma (a closer after it) is accepted, as JSONSerialization does.
+                    if peek() != closer {
+                        if isObject { stack[top].key = try parseKey() }
+                        continue parsing
                     }
-                    if isObject { stack[top].key = try parseKey() }
-                    continue parsing
-                } else if byte == closer {
-                    position += 1
-                    value = stack.removeLast().finish()
-                    continue
-                } else {
+                } else if byte != closer {
                     throw error("unexpected \(describe(byte)); expected ',' or '\(isObject ? "}" : "]")'")
                 }
+                position += 1
+                value = stack.removeLast().finish()
             }
         }
     }
@@ -224,14 +219,10 @@ struct JSONParser {
                 position += 1
                 return String(decoding: slice, as: UTF8.self)
             }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error("unescaped control character \(describe(byte)) in a string") }
+            // An escape, a control character (refused there) or the end without a quote.
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
             if byte >= 0x80 { asciiOnly = false }
             position += 1
-        }
-        guard position < bytes.count else {
-            position = start - 1
-            throw error("string never closed: no matching '\"'")
         }
         return try parseEscapedString(from: start)
     }
@@ -252,9 +243,7 @@ struct JSONParser {
                 guard let escaped = peek() else { break }
                 position += 1
                 switch escaped {
-                case UInt8(ascii: "\""): buffer.append(0x22)
-                case UInt8(ascii: "\\"): buffer.append(0x5C)
-                case UInt8(ascii: "/"): buffer.append(0x2F)
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escaped)
                 case UInt8(ascii: "b"): buffer.append(0x08)
                 case UInt8(ascii: "f"): buffer.append(0x0C)
                 case UInt8(ascii: "n"): buffer.append(0x0A)
@@ -262,18 +251,13 @@ struct JSONParser {
                 case UInt8(ascii: "t"): buffer.append(0x09)
                 case UInt8(ascii: "u"):
                     var scalar = try parseHex4()
-                    if (0xD800...0xDBFF).contains(scalar) {
-                        guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") else {
-                            throw error("lone UTF-16 surrogate in a \\u escape")
-                        }
+                    if (0xD800...0xDBFF).contains(scalar), position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u") {
                         position += 2
                         let low = try parseHex4()
-                        guard (0xDC00...0xDFFF).contains(low) else { throw error("lone UTF-16 surrogate in a \\u escape") }
-                        scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-                    } else if (0xDC00...0xDFFF).contains(scalar) {
-                        throw error("lone UTF-16 surrogate in a \\u escape")
+                        if (0xDC00...0xDFFF).contains(low) { scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00) }
                     }
-                    guard let unicode = Unicode.Scalar(scalar) else { throw error("invalid \\u escape") }
+                    // Four hex digits are at most 0xFFFF: only a surrogate left unpaired is no scalar.
+                    guard let unicode = Unicode.Scalar(scalar) else { throw error("lone UTF-16 surrogate in a \\u escape") }
                     buffer.append(contentsOf: Array(String(Character(unicode)).utf8))
                 default:
                     position -= 1
