@@ -214,15 +214,13 @@ public struct Matcher: Sendable {
             return ignoring.isEmpty ? liveParts.hasSameQueryText(as: recordedParts) : keyComponent(liveParts) == keyComponent(recordedParts)
         case .port:
             return liveParts.effectivePort == recordedParts.effectivePort
-        case .method, .scheme, .host, .path:
-            return keyComponent(liveParts) == keyComponent(recordedParts)
+        case .method, .scheme, .host, .path, .allHeaders:
+            return keyComponent(live, liveParts) == keyComponent(recorded, recordedParts)
         case .headers(let names):
             return names.allSatisfy { live.headers[$0] == recorded.headers[$0] }
         // A body byte-identical to the recorded one matches, whatever each side's type makes of it.
         case .body, .graphQL:
             return (!live.body.isEmpty && live.body == recorded.body) || keyComponent(live, liveParts) == keyComponent(recorded, recordedParts)
-        case .allHeaders:
-            return keyComponent(live, liveParts) == keyComponent(recorded, recordedParts)
         case .custom(_, let rule):
             return rule(live, recorded)
         }
