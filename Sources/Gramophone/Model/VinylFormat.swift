@@ -49,9 +49,8 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
 
     private func holds(_ stream: TrackStream) -> Bool {
         guard self != .gramophone else { return true }
-        let onePieceAtOnce = stream.chunks.count <= 1 && stream.chunks.allSatisfy { $0.offset == 0 }
         switch stream.end {
-        case .finished, .failed: return onePieceAtOnce
+        case .finished, .failed: return stream.isOnePieceAtOnce
         case .cancelled, .stopped: return false
         }
     }
