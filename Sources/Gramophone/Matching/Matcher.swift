@@ -191,10 +191,10 @@ public struct Matcher: Sendable {
         return result.sorted { $0.name < $1.name }
     }
 
-    /// The headers whose values differ as `.allHeaders` compares them: the lower-case key, the
-    /// name as the requests spell it, and each side's value.
+    /// The headers whose values differ as `.allHeaders` compares them (`Content-Length` left to
+    /// the body): the lower-case key, the name as the requests spell it, and each side's value.
     static func differingHeaders(_ a: Headers, _ b: Headers) -> [(key: String, name: String, a: String?, b: String?)] {
-        let x = comparedHeaders(a, []), y = comparedHeaders(b, [])
+        let x = comparedHeaders(a, ["content-length"]), y = comparedHeaders(b, ["content-length"])
         return BodyComparison.names(x.map(\.name), y.map(\.name)).compactMap { key in
             let left = x.first { $0.name == key }?.value, right = y.first { $0.name == key }?.value
             guard left != right else { return nil }
@@ -252,7 +252,7 @@ public struct Matcher: Sendable {
             }.joined(separator: "\n")
         case .allHeaders(let excluding):
             var lines: [String] = [], ignored: [String] = []
-            for header in Self.differingHeaders(live.headers, recorded.headers) where header.key != "content-length" {
+            for header in Self.differingHeaders(live.headers, recorded.headers) {
                 if excluding.contains(header.key) {
                     ignored.append("header \(header.name): ignored")
                 } else {

@@ -81,7 +81,7 @@ package struct RecordingDiff: Sendable {
         for (name, x, y) in BodyComparison.differingValues(aParts.query, bParts.query) {
             fields.append(Field(kind: "query", name: name, line: "query \(name): \(BodyComparison.showValues(x)) vs \(BodyComparison.showValues(y))"))
         }
-        for header in Matcher.differingHeaders(a.headers, b.headers) where header.key != "content-length" {
+        for header in Matcher.differingHeaders(a.headers, b.headers) {
             fields.append(Field(kind: "header", name: header.name, line: "header \(header.name): \(header.a ?? "(none)") vs \(header.b ?? "(none)")"))
         }
         fields += bodyFields(a, b)
