@@ -179,10 +179,7 @@ struct NearestTrackIndex: Sendable {
                         seen += 1
                         return
                     }
-                    score = weights.unindexed.reduce(partial) { total, judge in
-                        judge.matcher.matches(live: live, liveParts: liveParts, recorded: tracks[position].request, recordedParts: parts[position])
-                            ? total + judge.weight : total
-                    }
+                    score = partial + MissReport.score(of: tracks[position].request, parts[position], against: live, liveParts, judges: weights.unindexed)
                 } else {
                     score = MissReport.score(of: tracks[position].request, parts[position], against: live, liveParts, judges: judges)
                 }

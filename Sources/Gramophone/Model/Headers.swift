@@ -36,7 +36,9 @@ public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, Custo
 
     // MARK: The fields, in order: `for field in headers { print(field.name, field.value) }`
 
+    /// The position of the first field.
     public var startIndex: Int { fields.startIndex }
+    /// The position after the last field.
     public var endIndex: Int { fields.endIndex }
     /// The field at `position`, as sent or recorded (repeated names kept apart).
     public subscript(position: Int) -> Field { fields[position] }
