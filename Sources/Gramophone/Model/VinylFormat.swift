@@ -78,14 +78,10 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
     /// A format from a name a person types: the raw values plus `json`/`native` for
     /// Gramophone's JSON and `vcrpy` for VCR cassettes.
     package init?(name: String) {
-        switch name.lowercased() {
-        case "json", "native", "gramophone", "vinyl": self = .gramophone
-        case "vcrpy", "vcr": self = .vcr
-        case "dvr": self = .dvr
-        case "har": self = .har
-        case "plist": self = .plist
-        default: return nil
-        }
+        let name = name.lowercased()
+        let aliases: [String: VinylFormat] = ["json": .gramophone, "native": .gramophone, "vinyl": .gramophone, "vcrpy": .vcr]
+        guard let format = aliases[name] ?? Self.allCases.first(where: { $0.description == name }) else { return nil }
+        self = format
     }
 
     /// Every format, for error messages and help texts: `gramophone (.json), dvr (.json), …`.
