@@ -127,15 +127,14 @@ struct GraphQLRequest: Sendable {
         switch (GraphQLRequest(live), GraphQLRequest(recorded)) {
         case (nil, nil):
             return []
-        case (nil, let b?):
-            return ["graphQL: not a GraphQL request vs \(b.operations.map(\.name).joined(separator: ", "))"]
-        case (let a?, nil):
-            return ["graphQL: \(a.operations.map(\.name).joined(separator: ", ")) vs not a GraphQL request"]
         case let (a?, b?):
             if a.operations.count != b.operations.count {
                 return ["graphQL operations: \(a.operations.count) vs \(b.operations.count) in the batch"]
             }
             return places(a, b, comparison).map(\.line)
+        case let (a, b):
+            let names = [a, b].map { $0?.operations.map(\.name).joined(separator: ", ") ?? "not a GraphQL request" }
+            return ["graphQL: \(names[0]) vs \(names[1])"]
         }
     }
 
