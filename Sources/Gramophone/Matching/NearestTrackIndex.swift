@@ -188,19 +188,18 @@ struct NearestTrackIndex: Sendable {
             }
             // Candidates and odd tracks merged in track order, so the first of equals wins.
             let odd = index.odd
-            if let candidates {
-                for candidate in candidates {
-                    let position = Int(candidate)
-                    while oddPosition < odd.count, odd[oddPosition] < position {
-                        consider(odd[oddPosition])
-                        oddPosition += 1
-                    }
-                    consider(position)
-                }
-                while oddPosition < odd.count {
+            func considerOdd(before limit: Int) {
+                while oddPosition < odd.count, odd[oddPosition] < limit {
                     consider(odd[oddPosition])
                     oddPosition += 1
                 }
+            }
+            if let candidates {
+                for candidate in candidates.lazy.map(Int.init) {
+                    considerOdd(before: candidate)
+                    consider(candidate)
+                }
+                considerOdd(before: .max)
             } else {
                 for position in index.rows.indices { consider(position) }
             }
