@@ -28,7 +28,7 @@ struct BodyComparison: Sendable, Hashable {
             if type == "application/json" || type.hasSuffix("+json") || (untyped && Self.looksLikeJSON(body)), let value = try? JSONParser.parse(body) {
                 self = .json(value)
             } else if type == "application/x-www-form-urlencoded" || (type.isEmpty && Self.looksLikeForm(body)) {
-                self = .form(FormField.fields(body))
+                self = .form(Self.fields(body))
             } else if let multipart = MultipartBody(body, headers: headers) {
                 self = .multipart(multipart)
             } else {
@@ -48,16 +48,9 @@ struct BodyComparison: Sendable, Hashable {
             let first = body.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
             return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
         }
-    }
-
-    struct FormField: Sendable, Hashable, Comparable {
-        var name: String
-        var value: String?
-
-        static func < (a: FormField, b: FormField) -> Bool { a.name != b.name ? a.name < b.name : (a.value ?? "") < (b.value ?? "") }
 
         /// `a=1&b=x+y` decoded (`+` is a space, then percent escapes), in any order.
-        static func fields(_ body: Data) -> [FormField] {
+        private static func fields(_ body: Data) -> [FormField] {
             String(decoding: body, as: UTF8.self).split(separator: "&").map { segment in
                 let pair = segment.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
                 return FormField(name: decode(pair[0]), value: pair.count > 1 ? decode(pair[1]) : nil)
@@ -69,6 +62,9 @@ struct BodyComparison: Sendable, Hashable {
             return spaced.removingPercentEncoding ?? spaced
         }
     }
+
+    /// A form field reads as a query parameter does: a name, and a value unless there is no `=`.
+    typealias FormField = RequestParts.QueryItem
 
     /// The canonical text: equal for bodies this comparison calls equal, and only for them.
     func key(_ body: Data, headers: Headers) -> String {
@@ -128,7 +124,7 @@ struct BodyComparison: Sendable, Hashable {
     }
 
     /// Length-prefixed, so no two lists of strings print alike.
-    private static func append(_ string: String, to text: inout String) {
+    static func append(_ string: String, to text: inout String) {
         text += "\(string.utf8.count):" + string
     }
 
@@ -153,13 +149,20 @@ struct BodyComparison: Sendable, Hashable {
 
     private func formDifferences(_ a: [FormField], _ b: [FormField]) -> [String] {
         var lines: [String] = [], ignored: [String] = []
-        for name in Self.names(a.map(\.name), b.map(\.name)) {
-            let x = a.filter { $0.name == name }.map { $0.value ?? "" }, y = b.filter { $0.name == name }.map { $0.value ?? "" }
-            guard x != y else { continue }
+        for (name, x, y) in Self.differingValues(a, b) {
             if names.contains(name) { ignored.append("body form field \"\(name)\": ignored"); continue }
             lines.append("body form field \"\(name)\": \(Self.showValues(x)) vs \(Self.showValues(y))")
         }
         return lines + ignored
+    }
+
+    /// The names whose values differ between two lists of form fields or query parameters, in
+    /// order of first appearance, with each side's values (no value as empty).
+    static func differingValues(_ a: [FormField], _ b: [FormField]) -> [(name: String, a: [String], b: [String])] {
+        names(a.map(\.name), b.map(\.name)).compactMap { name in
+            let x = a.filter { $0.name == name }.map { $0.value ?? "" }, y = b.filter { $0.name == name }.map { $0.value ?? "" }
+            return x == y ? nil : (name, x, y)
+        }
     }
 
     private func multipartDifferences(_ a: MultipartBody, _ b: MultipartBody) -> [String] {

@@ -69,17 +69,17 @@ public struct Echo: Sendable, CustomStringConvertible {
         case .jsonValue(let responsePath, let requestPath):
             // The request's values, in document order.
             var values: [JSONValue] = []
-            _ = Self.replacing(at: requestPath[...], in: liveValue) {
+            _ = JSONComparison.rewriting(requestPath[...], in: liveValue) {
                 values.append($0)
-                return nil
+                return $0
             }
             guard !values.isEmpty else { return nil }
             return { [values] response in
                 var next = 0
-                return Self.replacing(at: responsePath[...], in: response) { _ in
+                return JSONComparison.rewriting(responsePath[...], in: response) { recorded in
                     defer { next += 1 }
-                    return values.count == 1 ? values[0] : (next < values.count ? values[next] : nil)
-                }
+                    return values.count == 1 ? values[0] : (next < values.count ? values[next] : recorded)
+                } ?? response
             }
         case .jsonRPCID:
             guard let recordedValue = try? JSONParser.parse(recorded.body) else { return nil }
@@ -87,14 +87,14 @@ public struct Echo: Sendable, CustomStringConvertible {
             let recordedMessages = recordedValue.arrayValue ?? [recordedValue]
             var ids: [String: JSONValue] = [:]
             for (recordedMessage, liveMessage) in zip(recordedMessages, liveMessages) {
-                guard let recordedID = recordedMessage.member("id"), let liveID = liveMessage.member("id") else { continue }
+                guard let recordedID = recordedMessage["id"], let liveID = liveMessage["id"] else { continue }
                 ids[Self.key(recordedID)] = liveID
             }
             guard ids.contains(where: { Self.key($0.value) != $0.key }) else { return nil }
             return { response in
                 func answer(_ message: JSONValue) -> JSONValue {
-                    guard case .object(let members) = message, message.member("result") != nil || message.member("error") != nil,
-                        let id = message.member("id"), let liveID = ids[Self.key(id)]
+                    guard case .object(let members) = message, message["result"] != nil || message["error"] != nil,
+                        let id = message["id"], let liveID = ids[Self.key(id)]
                     else { return message }
                     return .object(members.map { $0.key == "id" ? (key: "id", value: liveID) : $0 })
                 }
@@ -105,26 +105,6 @@ public struct Echo: Sendable, CustomStringConvertible {
     }
 
     private static func key(_ value: JSONValue) -> String { String(decoding: JSONWriter.compact(value), as: UTF8.self) }
-
-    /// `value` with each place at `path` (in document order) replaced by what `next` makes of it (nil keeps it).
-    private static func replacing(at path: ArraySlice<JSONComparison.Step>, in value: JSONValue, with next: (JSONValue) -> JSONValue?) -> JSONValue {
-        guard let step = path.first else { return next(value) ?? value }
-        switch (step, value) {
-        case (.key(let key), .object(let members)):
-            return .object(members.map { $0.key == key ? (key: key, value: replacing(at: path.dropFirst(), in: $0.value, with: next)) : $0 })
-        case (.everyElement, .array(let items)):
-            return .array(items.map { replacing(at: path.dropFirst(), in: $0, with: next) })
-        default:
-            return value
-        }
-    }
-}
-
-extension JSONValue {
-    /// The member `key` of an object.
-    func member(_ key: String) -> JSONValue? {
-        objectMembers?.first { $0.key == key }?.value
-    }
 }
 
 /// An event stream with each event's JSON `data` rewritten, and where each old event boundary
@@ -141,20 +121,14 @@ struct EventStreamRewrite {
         var changed = false
         var boundaries: [(old: Int, new: Int)] = []
         var eventStart = 0
-        var position = 0
         // Events end at an empty line; the rest after the last one is kept as it is.
-        while position < bytes.count {
-            guard let end = Self.eventEnd(in: bytes, from: position) else { break }
+        while let end = Self.eventEnd(in: bytes, from: eventStart) {
             let event = Array(bytes[eventStart..<end])
-            if let rewritten = Self.rewritten(event, with: rewrite) {
-                output += rewritten
-                changed = true
-            } else {
-                output += event
-            }
+            let rewritten = Self.rewritten(event, with: rewrite)
+            changed = changed || rewritten != nil
+            output += rewritten ?? event
             boundaries.append((end, output.count))
             eventStart = end
-            position = end
         }
         output += bytes[eventStart...]
         guard changed else { return nil }

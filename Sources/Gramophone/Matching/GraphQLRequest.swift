@@ -109,69 +109,61 @@ struct GraphQLRequest: Sendable {
         guard let graphQL = GraphQLRequest(request) else { return nil }
         var text = "q"
         for operation in graphQL.operations {
-            text += "\(operation.name.utf8.count):\(operation.name)"
-            let document = operation.hash.map { "#" + $0 } ?? operation.document ?? ""
-            text += "\(document.utf8.count):\(document)"
-            let variables = operation.variables.map(comparison.canonicalText) ?? ""
-            text += "\(variables.utf8.count):\(variables)"
+            BodyComparison.append(operation.name, to: &text)
+            BodyComparison.append(operation.hash.map { "#" + $0 } ?? operation.document ?? "", to: &text)
+            BodyComparison.append(operation.variables.map(comparison.canonicalText) ?? "", to: &text)
         }
         return text
     }
 
-    /// `graphQL operation: GetUser vs GetUsers`, `graphQL variables.id: 1 vs 2`, …
     /// Whether a line of `differences` says that nothing lines up (one side is not GraphQL, or
     /// the batches differ in size): a miss report ranks such a track below any whose operations compare.
     static func isUnaligned(_ line: String) -> Bool {
         line.hasPrefix("graphQL: ") || line.hasPrefix("graphQL operations: ")
     }
 
+    /// `graphQL operation: GetUser vs GetUsers`, `graphQL variables.id: 1 vs 2`, …
     static func differences(live: Track.Request, recorded: Track.Request, _ comparison: JSONComparison) -> [String] {
         switch (GraphQLRequest(live), GraphQLRequest(recorded)) {
         case (nil, nil):
             return []
-        case (nil, let b?):
-            return ["graphQL: not a GraphQL request vs \(b.operations.map(\.name).joined(separator: ", "))"]
-        case (let a?, nil):
-            return ["graphQL: \(a.operations.map(\.name).joined(separator: ", ")) vs not a GraphQL request"]
         case let (a?, b?):
             if a.operations.count != b.operations.count {
                 return ["graphQL operations: \(a.operations.count) vs \(b.operations.count) in the batch"]
             }
-            var lines: [String] = []
-            for (index, pair) in zip(a.operations, b.operations).enumerated() {
-                let label = a.operations.count > 1 ? "graphQL[\(index)]" : "graphQL"
-                let (x, y) = pair
-                lines += operationDifferences(x, y, label: label)
-                let variables = variablePlaces(x, y, label: label, comparison)
-                lines += variables.differing.map(\.line) + variables.ignored
+            return places(a, b, comparison).map(\.line)
+        case let (a, b):
+            let names = [a, b].map { $0?.operations.map(\.name).joined(separator: ", ") ?? "not a GraphQL request" }
+            return ["graphQL: \(names[0]) vs \(names[1])"]
+        }
+    }
+
+    /// How two batches of one size differ, operation by operation under `graphQL` (`graphQL[1]`
+    /// in a batch of several): name, query, then the variables' places as
+    /// `JSONComparison.places` gives them, each with the path `ignoring:` would take (nil where
+    /// none can, and for the ignored places' lines).
+    static func places(_ a: GraphQLRequest, _ b: GraphQLRequest, _ comparison: JSONComparison) -> [(line: String, path: String?)] {
+        var places: [(line: String, path: String?)] = []
+        for (index, (x, y)) in zip(a.operations, b.operations).enumerated() {
+            let label = a.operations.count > 1 ? "graphQL[\(index)]" : "graphQL"
+            if x.name != y.name { places.append(("\(label) operation: \(show(x.name)) vs \(show(y.name))", nil)) }
+            switch (x.hash, y.hash) {
+            case let (p?, q?):
+                if p != q { places.append(("\(label) persisted query: \(p.prefix(12))… vs \(q.prefix(12))…", nil)) }
+            case (nil, nil):
+                if x.document != y.document { places.append(("\(label) query: \(preview(x.document)) vs \(preview(y.document))", nil)) }
+            default:
+                places.append(("\(label) query: \(x.hash.map { "persisted \($0.prefix(12))…" } ?? preview(x.document)) vs \(y.hash.map { "persisted \($0.prefix(12))…" } ?? preview(y.document))", nil))
             }
-            return lines
+            switch (x.variables, y.variables) {
+            case let (p?, q?):
+                let variables = comparison.places(p, q, prefix: "\(label) variables")
+                places += variables.differing + variables.ignored.map { ($0, nil) }
+            case (nil, nil): break
+            case let (p, q): places.append(("\(label) variables: \(p.map(JSONComparison.show) ?? "(none)") vs \(q.map(JSONComparison.show) ?? "(none)")", nil))
+            }
         }
-    }
-
-    /// How two operations differ in name and query under `label` (`graphQL[1]`), variables aside.
-    static func operationDifferences(_ x: Operation, _ y: Operation, label: String) -> [String] {
-        var lines: [String] = []
-        if x.name != y.name { lines.append("\(label) operation: \(show(x.name)) vs \(show(y.name))") }
-        switch (x.hash, y.hash) {
-        case let (p?, q?):
-            if p != q { lines.append("\(label) persisted query: \(p.prefix(12))… vs \(q.prefix(12))…") }
-        case (nil, nil):
-            if x.document != y.document { lines.append("\(label) query: \(preview(x.document)) vs \(preview(y.document))") }
-        default:
-            lines.append("\(label) query: \(x.hash.map { "persisted \($0.prefix(12))…" } ?? preview(x.document)) vs \(y.hash.map { "persisted \($0.prefix(12))…" } ?? preview(y.document))")
-        }
-        return lines
-    }
-
-    /// How the operations' variables differ under `label variables`: `JSONComparison.places`,
-    /// or one line when only one side has variables.
-    static func variablePlaces(_ x: Operation, _ y: Operation, label: String, _ comparison: JSONComparison) -> (differing: [(line: String, path: String?)], ignored: [String]) {
-        switch (x.variables, y.variables) {
-        case let (p?, q?): return comparison.places(p, q, prefix: "\(label) variables")
-        case (nil, nil): return ([], [])
-        case let (p, q): return ([("\(label) variables: \(p.map(JSONComparison.show) ?? "(none)") vs \(q.map(JSONComparison.show) ?? "(none)")", nil)], [])
-        }
+        return places
     }
 
     private static func show(_ name: String) -> String { name.isEmpty ? "(anonymous)" : name }

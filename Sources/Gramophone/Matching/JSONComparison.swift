@@ -32,20 +32,19 @@ struct JSONComparison: Sendable, Hashable {
 
     /// The value with every ignored path removed.
     func pruned(_ value: JSONValue) -> JSONValue {
-        ignoring.reduce(value) { Self.removing($1[...], from: $0) }
+        ignoring.reduce(value) { Self.rewriting($1[...], in: $0) { _ in nil } ?? $0 }
     }
 
-    private static func removing(_ path: ArraySlice<Step>, from value: JSONValue) -> JSONValue {
-        guard let step = path.first else { return value }
-        let rest = path.dropFirst()
+    /// `value` with each place at `path` (in document order) replaced by what `change` makes of
+    /// it, nil removing it: a member goes, and `items[]` alone leaves the array, emptied (its
+    /// contents ignored, not its presence). Echoes write with it, `ignoring:` removes with it.
+    static func rewriting(_ path: ArraySlice<Step>, in value: JSONValue, with change: (JSONValue) -> JSONValue?) -> JSONValue? {
+        guard let step = path.first else { return change(value) }
         switch (step, value) {
         case (.key(let key), .object(let members)):
-            if rest.isEmpty { return .object(members.filter { $0.key != key }) }
-            return .object(members.map { $0.key == key ? (key, removing(rest, from: $0.value)) : $0 })
+            return .object(members.compactMap { $0.key != key ? $0 : rewriting(path.dropFirst(), in: $0.value, with: change).map { (key: key, value: $0) } })
         case (.everyElement, .array(let items)):
-            // `items[]` alone ignores the array's contents, not its presence.
-            if rest.isEmpty { return .array([]) }
-            return .array(items.map { removing(rest, from: $0) })
+            return .array(items.compactMap { rewriting(path.dropFirst(), in: $0, with: change) })
         default:
             return value
         }
@@ -99,17 +98,9 @@ struct JSONComparison: Sendable, Hashable {
         return String(value)
     }
 
+    /// As a JSON writer quotes it: any escaping that tells every two strings apart would do.
     private static func quote(_ string: String, into text: inout String) {
-        text += "\""
-        for scalar in string.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case _ where scalar.value < 0x20: text += "\\u" + String(scalar.value, radix: 16).leftPadded(to: 4)
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        text += "\""
+        text += String(decoding: JSONWriter.compact(.string(string)), as: UTF8.self)
     }
 
     // MARK: What differs
@@ -149,15 +140,14 @@ struct JSONComparison: Sendable, Hashable {
         }
         switch (a, b) {
         case let (.object(x), .object(y)):
-            let keys = (x.map(\.key) + y.map(\.key).filter { key in !x.contains { $0.key == key } })
-            for key in keys {
+            for key in BodyComparison.names(x.map(\.key), y.map(\.key)) {
                 let path = printed.isEmpty ? key : printed + "." + key
-                let left = x.first { $0.key == key }?.value, right = y.first { $0.key == key }?.value
+                let left = a[key], right = b[key]
                 let place = steps + [.key(key)]
                 switch (left, right) {
                 case let (left?, right?): compare(left, right, printed: path, steps: place, lines: &lines, ignored: &ignored)
                 default:
-                    // On one side only (`keys` come from the two sides).
+                    // On one side only (the keys come from the two sides).
                     let line = "\(path): \(left.map(Self.show) ?? "(absent)") vs \(right.map(Self.show) ?? "(absent)")"
                     if isIgnored(place) { ignored.append("\(path): ignored") } else { lines.append((line, Self.path(place))) }
                 }
@@ -187,8 +177,4 @@ struct JSONComparison: Sendable, Hashable {
 
     /// At most 60 characters, cut with `…`.
     static func shortened(_ text: String) -> String { text.count > 60 ? String(text.prefix(57)) + "…" : text }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String { count >= width ? self : String(repeating: "0", count: width - count) + self }
 }

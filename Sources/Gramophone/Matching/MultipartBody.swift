@@ -57,24 +57,16 @@ struct MultipartBody: Sendable, Hashable {
             }
             guard let part = part(bytes[position..<next]) else { return nil }
             parts.append(part)
-            start = bytes[next] == 0x0D ? next + 2 : next + 1
+            start = skipLineBreak(bytes, next)
         }
     }
 
     private static func part(_ slice: ArraySlice<UInt8>) -> Part? {
         // Headers end at the first empty line; a part with no headers starts with one.
-        var headerEnd = slice.startIndex, contentStart = slice.startIndex
-        if slice.starts(with: [0x0D, 0x0A]) {
-            contentStart = slice.startIndex + 2
-        } else if slice.starts(with: [0x0A]) {
-            contentStart = slice.startIndex + 1
-        } else if let end = find([0x0D, 0x0A, 0x0D, 0x0A], in: slice, from: slice.startIndex) {
-            headerEnd = end; contentStart = end + 4
-        } else if let end = find([0x0A, 0x0A], in: slice, from: slice.startIndex) {
-            headerEnd = end; contentStart = end + 2
-        } else {
-            return nil
-        }
+        let bounds =
+            lineBreaks.first { slice.starts(with: $0) }.map { (slice.startIndex, slice.startIndex + $0.count) }
+            ?? lineBreaks.lazy.compactMap { lineBreak in find(lineBreak + lineBreak, in: slice, from: slice.startIndex).map { ($0, $0 + 2 * lineBreak.count) } }.first
+        guard let (headerEnd, contentStart) = bounds else { return nil }
         var headers = Headers()
         for line in String(decoding: slice[slice.startIndex..<headerEnd], as: UTF8.self).split(whereSeparator: \.isNewline) {
             let pair = line.split(separator: ":", maxSplits: 1)
@@ -117,10 +109,11 @@ struct MultipartBody: Sendable, Hashable {
         return result
     }
 
+    /// CRLF, as RFC 7578 writes it, or a bare LF, as some clients do; CRLF first.
+    private static let lineBreaks: [[UInt8]] = [[0x0D, 0x0A], [0x0A]]
+
     private static func skipLineBreak(_ bytes: [UInt8], _ position: Int) -> Int {
-        if bytes[position...].starts(with: [0x0D, 0x0A]) { return position + 2 }
-        if bytes[position...].starts(with: [0x0A]) { return position + 1 }
-        return position
+        position + (lineBreaks.first { bytes[position...].starts(with: $0) }?.count ?? 0)
     }
 
     private static func find<C: RandomAccessCollection<UInt8>>(_ needle: [UInt8], in haystack: C, from start: C.Index) -> C.Index? where C.Index == Int {

@@ -22,12 +22,11 @@ struct NearestTrackIndex: Sendable {
         var queryIsEmpty: Bool
     }
 
-    struct MethodHost: Hashable, Sendable {
+    /// The method, host and path a group of tracks shares; `path` -1 (no path's number) for
+    /// the group that shares only method and host.
+    struct Place: Hashable, Sendable {
         var method, host: Int32
-    }
-
-    struct MethodHostPath: Hashable, Sendable {
-        var method, host, path: Int32
+        var path: Int32 = -1
     }
 
     /// One per track; a track that is not plain gets a row too, never read.
@@ -38,8 +37,8 @@ struct NearestTrackIndex: Sendable {
     private var texts: [String: Int32] = [:]
     private var ports: [Int?: Int32] = [:]
     /// Tracks by their (method, host) and (method, host, path), ascending.
-    private var byMethodHost: [MethodHost: [Int32]] = [:]
-    private var byMethodHostPath: [MethodHostPath: [Int32]] = [:]
+    private var byMethodHost: [Place: [Int32]] = [:]
+    private var byMethodHostPath: [Place: [Int32]] = [:]
 
     init(parts: [RequestParts]) {
         rows.reserveCapacity(parts.count)
@@ -60,8 +59,8 @@ struct NearestTrackIndex: Sendable {
             odd.append(Int(position))
             return
         }
-        byMethodHost[MethodHost(method: row.method, host: row.host), default: []].append(position)
-        byMethodHostPath[MethodHostPath(method: row.method, host: row.host, path: row.path), default: []].append(position)
+        byMethodHost[Place(method: row.method, host: row.host), default: []].append(position)
+        byMethodHostPath[Place(method: row.method, host: row.host, path: row.path), default: []].append(position)
     }
 
     private mutating func number(_ text: String) -> Int32 { Self.number(text, in: &texts) }
@@ -88,7 +87,7 @@ struct NearestTrackIndex: Sendable {
     func tracks(sharingMethodHostPathWith position: Int) -> [Int32]? {
         guard plain[position] else { return nil }
         let row = rows[position]
-        return byMethodHostPath[MethodHostPath(method: row.method, host: row.host, path: row.path)]
+        return byMethodHostPath[Place(method: row.method, host: row.host, path: row.path)]
     }
 
     /// The judges' weights per part; judges on headers, bodies and custom rules stay matchers.
@@ -131,18 +130,21 @@ struct NearestTrackIndex: Sendable {
             index: self, live: live, liveParts: liveParts, liveRow: row(of: liveParts), tracks: tracks, parts: parts,
             judges: judges, weights: Weights(judges))
         let plainCount = rows.count - odd.count
-        let methodHost = MethodHost(method: ranking.liveRow.method, host: ranking.liveRow.host)
-        let methodHostPath = MethodHostPath(method: methodHost.method, host: methodHost.host, path: ranking.liveRow.path)
-        // Narrowest first; a tier is enough when no track outside it could rank higher.
-        for (candidates, sharing) in [(byMethodHostPath[methodHostPath], [Part.method, .host, .path]), (byMethodHost[methodHost], [.method, .host])] {
+        let (liveRow, weights) = (ranking.liveRow, ranking.weights)
+        // Narrowest first; a tier is enough when no track outside it could rank higher. Such a
+        // track differs in a part the tier shares and loses that part's weight, and for host
+        // and path the URL's too (two plain URLs with different hosts or paths differ).
+        let (methodLoss, hostLoss, pathLoss) = (weights.method, weights.host + weights.url, weights.path + weights.url)
+        for (candidates, loss) in [
+            (byMethodHostPath[Place(method: liveRow.method, host: liveRow.host, path: liveRow.path)], min(methodLoss, hostLoss, pathLoss)),
+            (byMethodHost[Place(method: liveRow.method, host: liveRow.host)], min(methodLoss, hostLoss)),
+        ] {
             guard let candidates else { continue }
             let best = ranking.best(among: candidates)
-            if let best, candidates.count == plainCount || ranking.outranksEveryTrack(notSharing: sharing, best) { return best.index }
+            if let best, candidates.count == plainCount || ranking.outranksEveryTrack(losing: loss, best) { return best.index }
         }
         return ranking.best(among: nil)?.index
     }
-
-    enum Part { case method, host, path }
 
     /// One miss's ranking: the live request and the judges, against the tracks.
     private struct Ranking {
@@ -177,10 +179,7 @@ struct NearestTrackIndex: Sendable {
                         seen += 1
                         return
                     }
-                    score = weights.unindexed.reduce(partial) { total, judge in
-                        judge.matcher.matches(live: live, liveParts: liveParts, recorded: tracks[position].request, recordedParts: parts[position])
-                            ? total + judge.weight : total
-                    }
+                    score = partial + MissReport.score(of: tracks[position].request, parts[position], against: live, liveParts, judges: weights.unindexed)
                 } else {
                     score = MissReport.score(of: tracks[position].request, parts[position], against: live, liveParts, judges: judges)
                 }
@@ -189,19 +188,18 @@ struct NearestTrackIndex: Sendable {
             }
             // Candidates and odd tracks merged in track order, so the first of equals wins.
             let odd = index.odd
-            if let candidates {
-                for candidate in candidates {
-                    let position = Int(candidate)
-                    while oddPosition < odd.count, odd[oddPosition] < position {
-                        consider(odd[oddPosition])
-                        oddPosition += 1
-                    }
-                    consider(position)
-                }
-                while oddPosition < odd.count {
+            func considerOdd(before limit: Int) {
+                while oddPosition < odd.count, odd[oddPosition] < limit {
                     consider(odd[oddPosition])
                     oddPosition += 1
                 }
+            }
+            if let candidates {
+                for candidate in candidates.lazy.map(Int.init) {
+                    considerOdd(before: candidate)
+                    consider(candidate)
+                }
+                considerOdd(before: .max)
             } else {
                 for position in index.rows.indices { consider(position) }
             }
@@ -225,18 +223,8 @@ struct NearestTrackIndex: Sendable {
             return score
         }
 
-        /// Whether `best` ranks above every plain track that differs from the live request in
-        /// one of `sharing`: such a track loses that part's weight, and for host and path the
-        /// URL's too (two plain URLs with different hosts or paths differ).
-        func outranksEveryTrack(notSharing sharing: [Part], _ best: Best) -> Bool {
-            let loss =
-                sharing.map { part -> Int in
-                    switch part {
-                    case .method: return weights.method
-                    case .host: return weights.host + weights.url
-                    case .path: return weights.path + weights.url
-                    }
-                }.min() ?? 0
+        /// Whether `best` ranks above every plain track that loses at least `loss` of the weight.
+        func outranksEveryTrack(losing loss: Int, _ best: Best) -> Bool {
             let highest = weights.total - loss
             return best.score > highest || (best.score == highest && best.candidatesBefore)
         }

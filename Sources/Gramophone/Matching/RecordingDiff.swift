@@ -78,11 +78,10 @@ package struct RecordingDiff: Sendable {
     static func fields(_ a: Track.Request, _ b: Track.Request) -> [Field] {
         var fields: [Field] = []
         let aParts = RequestParts(a), bParts = RequestParts(b)
-        for name in BodyComparison.names(aParts.query.map(\.name), bParts.query.map(\.name)) {
-            let x = aParts.query.filter { $0.name == name }.map { $0.value ?? "" }, y = bParts.query.filter { $0.name == name }.map { $0.value ?? "" }
-            if x != y { fields.append(Field(kind: "query", name: name, line: "query \(name): \(BodyComparison.showValues(x)) vs \(BodyComparison.showValues(y))")) }
+        for (name, x, y) in BodyComparison.differingValues(aParts.query, bParts.query) {
+            fields.append(Field(kind: "query", name: name, line: "query \(name): \(BodyComparison.showValues(x)) vs \(BodyComparison.showValues(y))"))
         }
-        for header in Matcher.differingHeaders(a.headers, b.headers) where header.key != "content-length" {
+        for header in Matcher.differingHeaders(a.headers, b.headers) {
             fields.append(Field(kind: "header", name: header.name, line: "header \(header.name): \(header.a ?? "(none)") vs \(header.b ?? "(none)")"))
         }
         fields += bodyFields(a, b)
@@ -92,13 +91,7 @@ package struct RecordingDiff: Sendable {
     private static func bodyFields(_ a: Track.Request, _ b: Track.Request) -> [Field] {
         let comparison = BodyComparison()
         if let x = GraphQLRequest(a), let y = GraphQLRequest(b), x.operations.count == y.operations.count {
-            var fields: [Field] = []
-            for (index, pair) in zip(x.operations, y.operations).enumerated() {
-                let label = x.operations.count > 1 ? "graphQL[\(index)]" : "graphQL"
-                fields += GraphQLRequest.operationDifferences(pair.0, pair.1, label: label).map { Field(kind: "graphQL", name: nil, line: $0) }
-                fields += GraphQLRequest.variablePlaces(pair.0, pair.1, label: label, comparison.json).differing.map { Field(kind: "graphQL", name: $0.path, line: $0.line) }
-            }
-            return fields
+            return GraphQLRequest.places(x, y, comparison.json).map { Field(kind: "graphQL", name: $0.path, line: $0.line) }
         }
         guard comparison.key(a.body, headers: a.headers) != comparison.key(b.body, headers: b.headers) else { return [] }
         switch (BodyComparison.Form(a.body, headers: a.headers), BodyComparison.Form(b.body, headers: b.headers)) {

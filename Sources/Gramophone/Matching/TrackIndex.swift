@@ -72,7 +72,7 @@ struct TrackIndex: Sendable {
     private mutating func file(_ position: Int, played isPlayed: Bool) {
         let request = tracks[position].request
         let keyedHome = Self.bucket(Self.key(request, parts[position], keyed), in: &keyedBuckets, of: &buckets)
-        let byteHome = keysBodies ? Self.bucket(Self.byteKey(request, parts[position], keyed), in: &byteBuckets, of: &buckets) : keyedHome
+        let byteHome = keysBodies ? Self.bucket(Self.key(request, parts[position], keyed, digestingBodies: true), in: &byteBuckets, of: &buckets) : keyedHome
         homes.append((keyedHome, byteHome))
         buckets[keyedHome].tracks.append(position)
         if !isPlayed { buckets[keyedHome].unplayed += 1 }
@@ -89,39 +89,26 @@ struct TrackIndex: Sendable {
         return buckets.count - 1
     }
 
-    private static func key(_ request: Track.Request, _ parts: RequestParts, _ matchers: [Matcher]) -> String {
-        switch matchers.count {
-        case 0: return ""
-        case 1: return matchers[0].keyComponent(request, parts)
-        // Body and header components are length-prefixed or base64, URL parts hold no U+001F:
-        // the joined key splits back one way.
-        default:
-            var key = ""
-            // By position: a `Matcher` taken out of the array is a copy, retains and all.
-            for position in matchers.indices {
-                if position > 0 { key += "\u{1F}" }
-                matchers[position].appendKeyComponent(request, parts, to: &key)
-            }
-            return key
-        }
-    }
-
-    /// `key` with each body component a digest of the body's bytes (their count and hash).
+    /// The key of `request`: each matcher's component, joined. Body and header components are
+    /// length-prefixed or base64, URL parts hold no U+001F: the joined key splits back one way.
     ///
-    /// A digest starts with `r`, which no key component of an empty body does (`""`, or a GET's
-    /// GraphQL `q…`): the byte bucket of a request without a body holds only tracks without one
-    /// and with its key, all in its keyed bucket, so such a request never looks there.
-    private static func byteKey(_ request: Track.Request, _ parts: RequestParts, _ matchers: [Matcher]) -> String {
+    /// `digestingBodies` (a byte key): each body component a digest of the body's bytes (their
+    /// count and hash). A digest starts with `r`, which no key component of an empty body does
+    /// (`""`, or a GET's GraphQL `q…`): the byte bucket of a request without a body holds only
+    /// tracks without one and with its key, all in its keyed bucket, so such a request never looks there.
+    private static func key(_ request: Track.Request, _ parts: RequestParts, _ matchers: [Matcher], digestingBodies: Bool = false) -> String {
+        if matchers.count == 1, !digestingBodies { return matchers[0].keyComponent(request, parts) }
         var key = ""
-        for (position, matcher) in matchers.enumerated() {
+        // By position: a `Matcher` taken out of the array is a copy, retains and all.
+        for position in matchers.indices {
             if position > 0 { key += "\u{1F}" }
             // An empty body is no body: a GET's GraphQL lives in its query, which the key keeps.
-            if matcher.readsBody, !request.body.isEmpty {
+            if digestingBodies, matchers[position].readsBody, !request.body.isEmpty {
                 var hasher = Hasher()
                 hasher.combine(request.body)
                 key += "r\(request.body.count):\(hasher.finalize())"
             } else {
-                matcher.appendKeyComponent(request, parts, to: &key)
+                matchers[position].appendKeyComponent(request, parts, to: &key)
             }
         }
         return key
@@ -203,7 +190,7 @@ struct TrackIndex: Sendable {
     /// The byte bucket `live` may find more tracks in than in its keyed one: none without a body.
     private func byteBucket(for live: Track.Request, _ liveParts: RequestParts) -> Int? {
         guard keysBodies, !live.body.isEmpty else { return nil }
-        return byteBuckets[Self.byteKey(live, liveParts, keyed)]
+        return byteBuckets[Self.key(live, liveParts, keyed, digestingBodies: true)]
     }
 
     /// Whether track `candidate` of a bucket answers `live`: the custom matchers agree, and a

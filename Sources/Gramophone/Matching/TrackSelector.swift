@@ -22,33 +22,26 @@ struct TrackSelector: Sendable {
 
     /// The track that answers `live`, taken: in track order the position moves on. The caller
     /// marks it played (`index.setPlayed`). Nil when none matches.
-    mutating func select(_ live: Track.Request, parts: RequestParts) -> Int? {
-        if parts.isKeyOnly, !takesKeyOnlyParts { return select(live, parts: RequestParts(live)) }
-        switch strategy.mode {
-        case .attributes(_, let playOnce):
-            // Identical requests get their recorded occurrences in order; once all have played,
-            // the last repeats, or, playing each once, the request misses.
-            if playOnce { return index.firstMatch(for: live, parts: parts, skippingPlayed: true) }
-            return index.nextOccurrence(for: live, parts: parts)
-        case .trackOrder:
-            guard let position = inOrder(live, parts: parts) else { return nil }
-            nextInOrder += 1
-            return position
-        case .dvr(let dvr):
-            return dvr.select(from: index.allMatches(for: live, parts: parts), live: live, tracks: index.tracks)
-        }
-    }
+    mutating func select(_ live: Track.Request, parts: RequestParts) -> Int? { find(live, parts: parts, taking: true) }
 
     /// A track that would answer `live` now, taking nothing: whether a redirect's target can be
     /// followed, and what a URLProtocol will hand over. For a repeated request, its first
     /// occurrence (they share the request; `select` picks among them).
-    mutating func peek(_ live: Track.Request, parts: RequestParts) -> Int? {
-        if parts.isKeyOnly, !takesKeyOnlyParts { return peek(live, parts: RequestParts(live)) }
+    mutating func peek(_ live: Track.Request, parts: RequestParts) -> Int? { find(live, parts: parts, taking: false) }
+
+    /// `select` when `taking`, else `peek`: they differ only in what taking moves on.
+    private mutating func find(_ live: Track.Request, parts: RequestParts, taking: Bool) -> Int? {
+        if parts.isKeyOnly, !takesKeyOnlyParts { return find(live, parts: RequestParts(live), taking: taking) }
         switch strategy.mode {
         case .attributes(_, let playOnce):
+            // Identical requests get their recorded occurrences in order; once all have played,
+            // the last repeats, or, playing each once, the request misses.
+            if taking, !playOnce { return index.nextOccurrence(for: live, parts: parts) }
             return index.firstMatch(for: live, parts: parts, skippingPlayed: playOnce)
         case .trackOrder:
-            return inOrder(live, parts: parts)
+            guard let position = inOrder(live, parts: parts) else { return nil }
+            if taking { nextInOrder += 1 }
+            return position
         case .dvr(let dvr):
             return dvr.select(from: index.allMatches(for: live, parts: parts), live: live, tracks: index.tracks)
         }
@@ -69,6 +62,7 @@ struct TrackSelector: Sendable {
             description += ", chosen for a DVR cassette (pass matching: to choose another)"
         }
         var report = MissReport(request: live, vinylName: vinylName, vinylPath: vinylPath, strategy: description, differences: [])
+        let nearest: (index: Int, differences: [String])?
         switch strategy.mode {
         case .trackOrder(let checking):
             let position = nextInOrder
@@ -76,27 +70,21 @@ struct TrackSelector: Sendable {
                 report.note = "all \(index.tracks.count) tracks have been played in order; this is request #\(position + 1)"
                 return report
             }
-            report.nearestTrackIndex = position
-            report.nearestRequest = index.tracks[position].request
-            let liveParts = RequestParts(live)
-            report.differences = checking.compactMap {
-                $0.difference(live: live, liveParts: liveParts, recorded: index.tracks[position].request, recordedParts: index.parts[position])
-            }
+            nearest = (position, MissReport.differences(between: live, RequestParts(live), and: index.tracks[position].request, index.parts[position], matchers: checking))
         case .attributes(let matchers, let playOnce):
-            if let (nearest, differences) = index.nearest(to: live, matchers: matchers) {
-                report.nearestTrackIndex = nearest
-                report.nearestRequest = index.tracks[nearest].request
-                report.differences = differences
-                if differences.isEmpty && playOnce && index.played[nearest] {
-                    report.note = "track #\(nearest) matches but has already been played, and each track plays once"
-                }
+            nearest = index.nearest(to: live, matchers: matchers)
+            if let nearest, nearest.differences.isEmpty && playOnce && index.played[nearest.index] {
+                report.note = "track #\(nearest.index) matches but has already been played, and each track plays once"
             }
         case .dvr(let dvr):
-            if let (nearest, _) = index.nearest(to: live, matchers: dvr.matchers) {
-                report.nearestTrackIndex = nearest
-                report.nearestRequest = index.tracks[nearest].request
-                report.differences = DVRMatching.differences(live: live, recorded: index.tracks[nearest].request, parametersToIgnore: dvr.parametersToIgnore)
+            nearest = index.nearest(to: live, matchers: dvr.matchers).map {
+                ($0.index, DVRMatching.differences(live: live, recorded: index.tracks[$0.index].request, parametersToIgnore: dvr.parametersToIgnore))
             }
+        }
+        if let nearest {
+            report.nearestTrackIndex = nearest.index
+            report.nearestRequest = index.tracks[nearest.index].request
+            report.differences = nearest.differences
         }
         return report
     }

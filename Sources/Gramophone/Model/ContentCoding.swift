@@ -24,18 +24,17 @@ package enum ContentCoding {
         switch coding {
         case "gzip", "x-gzip":
             return body.starts(with: [0x1F, 0x8B]) ? nil : coding
-        case "zstd":
-            return body.starts(with: [0x28, 0xB5, 0x2F, 0xFD]) || !isPlainText(body) ? nil : coding
-        case "deflate":
-            // zlib's two-byte header (RFC 1950), which HTTP's deflate names; servers that send
-            // raw deflate instead leave only the text test.
-            if body.count >= 2, body[body.startIndex] & 0x0F == 8, (UInt16(body[body.startIndex]) << 8 | UInt16(body[body.startIndex + 1])) % 31 == 0 {
-                return nil
-            }
-            return isPlainText(body) ? coding : nil
+        // Compressed data with a signature; a raw deflate stream (no zlib header) has none.
+        case "zstd" where body.starts(with: [0x28, 0xB5, 0x2F, 0xFD]), "deflate" where hasZlibHeader(body):
+            return nil
         default:
             return isPlainText(body) ? coding : nil
         }
+    }
+
+    /// zlib's two-byte header (RFC 1950), which HTTP's `deflate` names.
+    private static func hasZlibHeader(_ body: Data) -> Bool {
+        body.count >= 2 && body[body.startIndex] & 0x0F == 8 && (UInt16(body[body.startIndex]) << 8 | UInt16(body[body.startIndex + 1])) % 31 == 0
     }
 
     /// UTF-8 text without control characters other than tab and line breaks: what no

@@ -56,10 +56,7 @@ public struct Headers: Sendable, Hashable, ExpressibleByDictionaryLiteral, Custo
             if let newValue {
                 if let index = fields.firstIndex(where: { $0.name.caseInsensitiveEquals(name) }) {
                     fields[index].value = newValue
-                    var position = fields.index(after: index)
-                    while position < fields.endIndex {
-                        if fields[position].name.caseInsensitiveEquals(name) { fields.remove(at: position) } else { position += 1 }
-                    }
+                    fields[(index + 1)...].removeAll { $0.name.caseInsensitiveEquals(name) }
                 } else {
                     fields.append(Field(name: name, value: newValue))
                 }

@@ -37,12 +37,7 @@ extension Track.Request: ExpressibleByStringLiteral {
     }
 
     /// The same request with a JSON body (and its content type).
-    public func json(_ body: String) -> Self {
-        var copy = self
-        copy.body = Data(body.utf8)
-        copy.headers["Content-Type"] = "application/json"
-        return copy
-    }
+    public func json(_ body: String) -> Self { self.body(Data(body.utf8), contentType: "application/json") }
 
     /// The same request with a body.
     public func body(_ body: Data, contentType: String? = nil) -> Self {

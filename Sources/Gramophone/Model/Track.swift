@@ -107,8 +107,7 @@ public struct Track: Sendable, Hashable {
                 guard let failure = newValue else {
                     guard let current = stream, current.failure != nil else { return }
                     // A stream made only to carry the error (one piece, at once) goes with it.
-                    let onePiece = current.chunks.count <= 1 && current.chunks.allSatisfy { $0.offset == 0 }
-                    stream = onePiece ? nil : TrackStream(chunks: current.chunks, end: .finished)
+                    stream = current.isOnePieceAtOnce ? nil : TrackStream(chunks: current.chunks, end: .finished)
                     return
                 }
                 let chunks = stream?.chunks ?? (body.isEmpty ? [] : [TrackStream.Chunk(offset: 0, length: body.count)])

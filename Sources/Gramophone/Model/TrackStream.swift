@@ -46,6 +46,9 @@ struct TrackStream: Sendable, Hashable {
         return fitted
     }
 
+    /// One piece or none, given at once: a body replayed as if it was not streamed.
+    var isOnePieceAtOnce: Bool { chunks.count <= 1 && chunks.allSatisfy { $0.offset == 0 } }
+
     /// The body's byte ranges, one per chunk.
     var ranges: [Range<Int>] {
         var start = 0

@@ -49,9 +49,8 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
 
     private func holds(_ stream: TrackStream) -> Bool {
         guard self != .gramophone else { return true }
-        let onePieceAtOnce = stream.chunks.count <= 1 && stream.chunks.allSatisfy { $0.offset == 0 }
         switch stream.end {
-        case .finished, .failed: return onePieceAtOnce
+        case .finished, .failed: return stream.isOnePieceAtOnce
         case .cancelled, .stopped: return false
         }
     }
@@ -79,14 +78,10 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
     /// A format from a name a person types: the raw values plus `json`/`native` for
     /// Gramophone's JSON and `vcrpy` for VCR cassettes.
     package init?(name: String) {
-        switch name.lowercased() {
-        case "json", "native", "gramophone", "vinyl": self = .gramophone
-        case "vcrpy", "vcr": self = .vcr
-        case "dvr": self = .dvr
-        case "har": self = .har
-        case "plist": self = .plist
-        default: return nil
-        }
+        let name = name.lowercased()
+        let aliases: [String: VinylFormat] = ["json": .gramophone, "native": .gramophone, "vinyl": .gramophone, "vcrpy": .vcr]
+        guard let format = aliases[name] ?? Self.allCases.first(where: { $0.description == name }) else { return nil }
+        self = format
     }
 
     /// Every format, for error messages and help texts: `gramophone (.json), dvr (.json), …`.

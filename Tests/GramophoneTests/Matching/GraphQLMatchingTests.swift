@@ -124,6 +124,15 @@ import FoundationNetworking
         await #expect(throws: TurntableError.self) { try await turntable.data(for: otherHash) }
     }
 
+    /// A miss against a request that is not GraphQL says which side is not, whichever it is.
+    @Test func aRequestThatIsNotGraphQLIsNamedSo() {
+        let graphQL = Track.Request("POST https://api.example.com/graphql").json(#"{"query":"query GetUser { user { id } }"}"#)
+        let plain = Track.Request("POST https://api.example.com/graphql").json(#"{"id":1}"#)
+        #expect(GraphQLRequest.differences(live: graphQL, recorded: plain, JSONComparison()) == ["graphQL: GetUser vs not a GraphQL request"])
+        #expect(GraphQLRequest.differences(live: plain, recorded: graphQL, JSONComparison()) == ["graphQL: not a GraphQL request vs GetUser"])
+        #expect(GraphQLRequest.differences(live: plain, recorded: plain, JSONComparison()).isEmpty)
+    }
+
     @Test func normalisingKeepsStringsAndSeparatesNames() {
         #expect(GraphQLRequest.normalised("query  A {\n  a(x: \"two  spaces, # kept\") # gone\n  ...F\n}") == #"query A{a(x:"two  spaces, # kept")...F}"#)
         #expect(GraphQLRequest.normalised(#"{ a(s: """ block "" string """) b }"#) == #"{a(s:""" block "" string """)b}"#)
