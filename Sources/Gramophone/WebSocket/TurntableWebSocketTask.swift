@@ -131,15 +131,8 @@ final class TurntableWebSocketTask: WebSocketTask {
             // Printed: the URL as the recording redacts it, never with its live credential.
             let (redaction, allowed) = turntable.replayRedaction
             let shown = redaction.redact(live, allowing: allowed).url
-            end(
-                with: URLError(
-                    .badServerResponse,
-                    userInfo: [
-                        NSLocalizedDescriptionKey:
-                            "the handshake for \(shown.absoluteString) was answered with status \(response.statusCode) and no WebSocket conversation; a WebSocket track answers 101 and holds one",
-                        NSURLErrorFailingURLErrorKey: live.url,
-                    ]))
-            return
+            let problem = "the handshake for \(shown.absoluteString) was answered with status \(response.statusCode) and no WebSocket conversation; a WebSocket track answers 101 and holds one"
+            return end(with: Track.Failure(.badServerResponse, description: problem).makeError(for: live.url))
         }
         play(conversation, handshake: live, scale: turntable.conversationScale(stubbed: answer.trackIndex == nil))
     }
