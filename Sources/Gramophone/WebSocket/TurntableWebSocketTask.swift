@@ -37,7 +37,7 @@ final class TurntableWebSocketTask: WebSocketTask {
         var failure: (any Error)?
         var schedule = ConversationSchedule(WebSocketConversation(messages: []), scale: { $0 })
         /// How recorded gaps become delays, for a conversation chosen anew (ConversationRebinding.swift).
-        var scale: @Sendable (TimeInterval) -> TimeInterval = ConversationSchedule.unscaled
+        var scale: @Sendable (TimeInterval) -> TimeInterval = { $0 }
         /// How JSON messages compare: the matching strategy's body comparison (its `ignoring:`).
         var comparison = JSONComparison()
         /// The strategy's echoes, and the messages the code sent, kept only when there are echoes:
