@@ -33,7 +33,7 @@ enum ResponseShape {
     }
 
     private static func bodyChanges(from recorded: Track.Response, to live: Track.Response, comparingValues: Bool) -> [DriftChange] {
-        if isEventStream(recorded.headers), isEventStream(live.headers) {
+        if recorded.headers.mediaType == "text/event-stream", live.headers.mediaType == "text/event-stream" {
             return eventChanges(from: EventShape(recorded.body), to: EventShape(live.body), comparingValues: comparingValues)
         }
         let before = json(recorded), after = json(live)
@@ -59,8 +59,6 @@ enum ResponseShape {
         if let type = response.headers.mediaType, !BodyCoding.isJSON(type) { return nil }
         return try? JSONParser.parse(response.body)
     }
-
-    private static func isEventStream(_ headers: Headers) -> Bool { headers.mediaType == "text/event-stream" }
 
     // MARK: JSON shape
 
