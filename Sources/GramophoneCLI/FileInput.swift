@@ -15,11 +15,17 @@ enum FileInput {
         }
     }
 
-    /// The vinyl in the file at `path`, in the format its extension and content say, with that format.
-    static func vinyl(_ path: String) throws -> (Vinyl, VinylFormat) {
+    /// The file at `path`, the format its extension and content say, and the vinyl's name (the
+    /// file's, without its extension).
+    static func detect(_ path: String) throws -> (data: Data, format: VinylFormat, name: String) {
         let data = try read(path)
         let url = URL(fileURLWithPath: path)
-        let format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
-        return (try Vinyl(data: data, name: url.deletingPathExtension().lastPathComponent, format: format, file: path), format)
+        return (data, try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path), url.deletingPathExtension().lastPathComponent)
+    }
+
+    /// The vinyl in the file at `path`, in the format its extension and content say, with that format.
+    static func vinyl(_ path: String) throws -> (Vinyl, VinylFormat) {
+        let (data, format, name) = try detect(path)
+        return (try Vinyl(data: data, name: name, format: format, file: path), format)
     }
 }

@@ -70,21 +70,18 @@ enum LintCommand: Command {
 
     /// The problem lines for one file.
     static func check(_ path: String, maxAge: (seconds: TimeInterval, text: String)? = nil, replay: VinylLint.Replay? = nil) -> [String] {
-        let url = URL(fileURLWithPath: path)
-        let name = url.deletingPathExtension().lastPathComponent
         // Set once the file reads and its format is known: a vinyl error after that is structural.
-        var read: (data: Data, format: VinylFormat)?
+        var read: (data: Data, format: VinylFormat, name: String)?
         do {
-            let data = try FileInput.read(path)
-            let format = try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path)
-            read = (data, format)
+            let (data, format, name) = try FileInput.detect(path)
+            read = (data, format, name)
             let vinyl = try Vinyl(data: data, name: name, format: format, file: path)
             var problems = VinylLint.problems(in: vinyl, format: format, replay: replay)
             if let maxAge { problems += VinylLint.agedTracks(in: vinyl, format: format, maxAge: maxAge.seconds, written: maxAge.text, now: Date()) }
             return problems.map { "\(path): \($0.place): \($0.message)" }
         } catch let error as VinylError {
             guard let read else { return [error.description] }
-            return StructuralErrors.all(startingWith: error, in: read.data, name: name, format: read.format, file: path).map(\.description)
+            return StructuralErrors.all(startingWith: error, in: read.data, name: read.name, format: read.format, file: path).map(\.description)
         } catch {
             return ["\(path): \(error)"]
         }

@@ -11,7 +11,8 @@ import Gramophone
 /// }
 /// ```
 public struct VinylConfiguration: Sendable {
-    /// The vinyl's name; nil names it after the test (`Suite/test`, or `Class/test` in XCTest).
+    /// The vinyl's name (`/` for subfolders); nil names it after the test (`Suite/test`, or
+    /// `Class/test` in XCTest).
     public var name: String?
     /// Where the vinyl lives; nil is the default, the `Vinyls` folder of the test's target
     /// (`Tests/<Target>/Vinyls/`; see `VinylStore`).

@@ -19,7 +19,6 @@ public struct VinylProblem: Sendable, CustomStringConvertible {
     /// The miss, for `.miss`.
     public var missReport: MissReport?
 
-    /// The message, as shown in the test failure.
     public var description: String { message }
 
     static func miss(_ report: MissReport) -> VinylProblem {
@@ -28,25 +27,24 @@ public struct VinylProblem: Sendable, CustomStringConvertible {
 
     static func unplayed(_ positions: [Int], unfinished: [UnfinishedConversation] = [], of vinyl: Vinyl, file: String) -> VinylProblem {
         var lines: [String] = []
-        if !positions.isEmpty {
-            lines.append("Gramophone: \(positions.count) of \(vinyl.tracks.count) tracks of vinyl \"\(vinyl.name)\" (\(file)) were never played, and this test requires every track to play:")
-            for position in positions.prefix(20) {
-                let request = vinyl.tracks[position].request
-                lines.append("  track #\(position): \(request.method) \(request.url.absoluteString)")
+        // Under `header`, the first 20 tracks at `tracks`, each with its `detail` (by place in
+        // `tracks`), then how many more there are.
+        func list(_ header: String, _ tracks: [Int], detail: (Int) -> String = { _ in "" }) {
+            guard !tracks.isEmpty else { return }
+            lines.append(header)
+            for (offset, track) in tracks.prefix(20).enumerated() where track < vinyl.tracks.count {
+                let request = vinyl.tracks[track].request
+                lines.append("  track #\(track): \(request.method) \(request.url.absoluteString)" + detail(offset))
             }
-            if positions.count > 20 { lines.append("  … and \(positions.count - 20) more") }
+            if tracks.count > 20 { lines.append("  … and \(tracks.count - 20) more") }
         }
-        if !unfinished.isEmpty {
-            // A conversation whose code sent fewer messages than recorded did not play all of it.
-            lines.append(
-                "Gramophone: \(unfinished.count) WebSocket conversation\(unfinished.count == 1 ? "" : "s") of vinyl \"\(vinyl.name)\" (\(file)) \(unfinished.count == 1 ? "was" : "were") replayed with fewer messages sent than recorded, and this test requires every track to play:"
-            )
-            for conversation in unfinished.prefix(20) where conversation.track < vinyl.tracks.count {
-                let request = vinyl.tracks[conversation.track].request
-                lines.append("  track #\(conversation.track): \(request.method) \(request.url.absoluteString): \(conversation.sent) of \(conversation.recorded) client messages sent")
-            }
-            if unfinished.count > 20 { lines.append("  … and \(unfinished.count - 20) more") }
-        }
+        list("Gramophone: \(positions.count) of \(vinyl.tracks.count) tracks of vinyl \"\(vinyl.name)\" (\(file)) were never played, and this test requires every track to play:", positions)
+        // A conversation whose code sent fewer messages than recorded did not play all of it.
+        let count = unfinished.count
+        list(
+            "Gramophone: \(count) WebSocket conversation\(count == 1 ? "" : "s") of vinyl \"\(vinyl.name)\" (\(file)) \(count == 1 ? "was" : "were") replayed with fewer messages sent than recorded, and this test requires every track to play:",
+            unfinished.map(\.track)
+        ) { ": \(unfinished[$0].sent) of \(unfinished[$0].recorded) client messages sent" }
         lines.append("  To fix: make the requests and send the messages the test expects, remove the track from the vinyl (or record it again), or drop allTracksMustPlay.")
         return VinylProblem(kind: .unplayedTracks, message: lines.joined(separator: "\n"))
     }

@@ -29,22 +29,10 @@ extension Trait where Self == VinylTrait {
     /// A vinyl named after the suite and the test (`UsersTests/fetchesUser`).
     public static var vinyl: Self { VinylTrait(configuration: VinylConfiguration()) }
 
-    /// A vinyl for the test, or defaults for the tests of a suite; nil values are inherited
-    /// from the suite, else the default.
-    ///
-    /// - Parameters:
-    ///   - name: the vinyl's name (`/` for subfolders); nil names it after the suite and test.
-    ///   - store: where vinyls live, e.g. `.bundle(.module)`; nil is the default, the `Vinyls`
-    ///     folder of the test's target (`Tests/<Target>/Vinyls/`; see `VinylStore`).
-    ///   - matching: how requests find their track; nil follows the vinyl: `.dvr` for a
-    ///     cassette DVR wrote, `.default` (method, URL and body) for any other.
-    ///   - mode: the record mode; nil is `.once` for a folder, `.never` for a bundle; `.never`
-    ///     on CI whatever it says. `GRAMOPHONE_RECORD_MODE` overrides it.
-    ///   - redaction: what is taken out of recordings; nil is `Redaction.default`.
-    ///   - recording: the session, hosts and environment to record with; nil is `Recording()`.
-    ///   - allTracksMustPlay: fail the test when a track was never played.
-    ///   - saveOnFailure: write what a failing test recorded all the same; nil is false (the
-    ///     vinyl stays as it was).
+    /// A vinyl for the test, or defaults for the tests of a suite: each argument sets the
+    /// `VinylConfiguration` property of the same name, which says what it does and what nil
+    /// means (nil values are inherited from the suite, else the default), e.g.
+    /// `.vinyl("users/list", store: .bundle(.module), mode: .newEpisodes)`.
     public static func vinyl(
         _ name: String? = nil, store: VinylStore? = nil, matching: MatchingStrategy? = nil, mode: RecordMode? = nil,
         redaction: Redaction? = nil, recording: Recording? = nil, allTracksMustPlay: Bool? = nil, saveOnFailure: Bool? = nil

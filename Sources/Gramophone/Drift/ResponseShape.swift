@@ -17,18 +17,15 @@ enum ResponseShape {
         if recorded.status != live.status {
             changes.append(DriftChange(place: "status", recorded: String(recorded.status), live: String(live.status)))
         }
+        // A header on one side only is a drift (shown as `present` unless values are compared);
+        // one on both, when its value changed and values are compared, or its media type changed.
+        let shown = { (value: String?) in comparingValues ? value : value.map { _ in "present" } }
         for name in headersThatMatter {
             let before = recorded.headers[name], after = live.headers[name]
-            switch (before, after) {
-            case (nil, nil): continue
-            case (let before?, nil): changes.append(DriftChange(place: "headers.\(name)", recorded: comparingValues ? before : "present", live: nil))
-            case (nil, let after?): changes.append(DriftChange(place: "headers.\(name)", recorded: nil, live: comparingValues ? after : "present"))
-            case (let before?, let after?):
-                if name == "Content-Type", recorded.headers.mediaType != live.headers.mediaType {
-                    changes.append(DriftChange(place: "headers.Content-Type", recorded: recorded.headers.mediaType ?? before, live: live.headers.mediaType ?? after))
-                } else if comparingValues, before != after {
-                    changes.append(DriftChange(place: "headers.\(name)", recorded: before, live: after))
-                }
+            if name == "Content-Type", before != nil, after != nil, recorded.headers.mediaType != live.headers.mediaType {
+                changes.append(DriftChange(place: "headers.Content-Type", recorded: recorded.headers.mediaType ?? before, live: live.headers.mediaType ?? after))
+            } else if (before == nil) != (after == nil) || (comparingValues && before != after) {
+                changes.append(DriftChange(place: "headers.\(name)", recorded: shown(before), live: shown(after)))
             }
         }
         changes += bodyChanges(from: recorded, to: live, comparingValues: comparingValues)
@@ -36,7 +33,7 @@ enum ResponseShape {
     }
 
     private static func bodyChanges(from recorded: Track.Response, to live: Track.Response, comparingValues: Bool) -> [DriftChange] {
-        if isEventStream(recorded.headers), isEventStream(live.headers) {
+        if recorded.headers.mediaType == "text/event-stream", live.headers.mediaType == "text/event-stream" {
             return eventChanges(from: EventShape(recorded.body), to: EventShape(live.body), comparingValues: comparingValues)
         }
         let before = json(recorded), after = json(live)
@@ -59,11 +56,9 @@ enum ResponseShape {
     /// The body as JSON when the content type says JSON (or says nothing) and it parses.
     private static func json(_ response: Track.Response) -> JSONValue? {
         guard !response.body.isEmpty else { return nil }
-        if let type = response.headers.mediaType, type != "application/json", !type.hasSuffix("+json"), type != "text/json" { return nil }
+        if let type = response.headers.mediaType, !BodyCoding.isJSON(type) { return nil }
         return try? JSONParser.parse(response.body)
     }
-
-    private static func isEventStream(_ headers: Headers) -> Bool { headers.mediaType == "text/event-stream" }
 
     // MARK: JSON shape
 

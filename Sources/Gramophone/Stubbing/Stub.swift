@@ -25,7 +25,7 @@ import Foundation
 ///     Stub().matching(.path("/feed")).responding(with: [.status(503), .json(#"{"items":[]}"#)]))
 /// let once = turntable.stubs.add(Stub().matching(.path("/token")).responding(with: .status(201)).times(1))
 /// ```
-public struct Stub: Sendable, CustomStringConvertible {
+public struct Stub: Sendable, CustomStringConvertible, CopyModifiable {
     /// Shown in no-match errors; made from the matchers when not given.
     var name: String?
     /// All must hold for the stub to answer.
@@ -51,11 +51,7 @@ public struct Stub: Sendable, CustomStringConvertible {
     }
 
     /// The same stub with one more matcher.
-    public func matching(_ matcher: StubMatcher) -> Stub {
-        var copy = self
-        copy.matchers.append(matcher)
-        return copy
-    }
+    public func matching(_ matcher: StubMatcher) -> Stub { modified { $0.matchers.append(matcher) } }
 
     /// The same stub answering `method` requests with `response`.
     public func responding(to method: String, with response: StubResponse) -> Stub {
@@ -69,11 +65,7 @@ public struct Stub: Sendable, CustomStringConvertible {
 
     /// The same stub answering `method` requests with a sequence, as
     /// `responding(with: [StubResponse])` does for every method.
-    public func responding(to method: String, with responses: [StubResponse]) -> Stub {
-        var copy = self
-        copy.responses[method.uppercased()] = responses
-        return copy
-    }
+    public func responding(to method: String, with responses: [StubResponse]) -> Stub { modified { $0.responses[method.uppercased()] = responses } }
 
     /// The same stub answering a sequence: the first request it answers gets `responses[0]`,
     /// the second `responses[1]`, and every request after the last gets the last again. Add
@@ -84,21 +76,13 @@ public struct Stub: Sendable, CustomStringConvertible {
     /// ```swift
     /// Stub().matching(.path("/feed")).responding(with: [.error(.timedOut), .json(#"{"items":[]}"#)])
     /// ```
-    public func responding(with responses: [StubResponse]) -> Stub {
-        var copy = self
-        copy.defaultResponses = responses
-        return copy
-    }
+    public func responding(with responses: [StubResponse]) -> Stub { modified { $0.defaultResponses = responses } }
 
     /// The same stub, answering at most `count` requests: after that it stops matching, and the
     /// request goes on as if the stub were not there (to the next stub, then a Turntable's vinyl
     /// and recorder, or the stubber's unhandled mode). Counted atomically: of many concurrent
     /// requests, exactly `count` get this stub's answer.
-    public func times(_ count: Int) -> Stub {
-        var copy = self
-        copy.limit = max(0, count)
-        return copy
-    }
+    public func times(_ count: Int) -> Stub { modified { $0.limit = max(0, count) } }
 
     public var description: String {
         if let name { return "\"\(name)\"" }

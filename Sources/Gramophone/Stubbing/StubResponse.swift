@@ -14,7 +14,7 @@ import FoundationNetworking
 /// .json(#"{"id":7}"#, status: 201).header("Location", "/users/7").delivered(.throughput(.edge))
 /// try .json(encoding: User(id: 7))
 /// ```
-public struct StubResponse: Sendable {
+public struct StubResponse: Sendable, CopyModifiable {
     enum Kind: Sendable {
         case fixed(Track.Outcome)
         case dynamic(@Sendable (StubRequest) async throws -> StubResponse)
@@ -139,27 +139,17 @@ public struct StubResponse: Sendable {
     /// request's, and a failure or a `.dynamic` response has none to set: unchanged).
     public func header(_ name: String, _ value: String) -> StubResponse {
         guard case .fixed(.response(var response)) = kind else { return self }
-        var copy = self
         response.headers[name] = value
-        copy.kind = .fixed(.response(response))
-        return copy
+        return modified { $0.kind = .fixed(.response(response)) }
     }
 
     /// The same response, travelling as `condition` says. A throughput after a delay (or a
     /// delay after a throughput) keeps both: the headers after the delay, then the body at that
     /// speed (`NetworkCondition.delayedThroughput`); any other condition replaces the last.
-    public func delivered(_ condition: NetworkCondition) -> StubResponse {
-        var copy = self
-        copy.condition = self.condition.followed(by: condition)
-        return copy
-    }
+    public func delivered(_ condition: NetworkCondition) -> StubResponse { modified { $0.condition = self.condition.followed(by: condition) } }
 
     /// The same response, with this cache storage policy.
-    public func cachePolicy(_ policy: URLCache.StoragePolicy) -> StubResponse {
-        var copy = self
-        copy.cachePolicy = policy
-        return copy
-    }
+    public func cachePolicy(_ policy: URLCache.StoragePolicy) -> StubResponse { modified { $0.cachePolicy = policy } }
 
     /// Content types by lower-case file extension, for `file(_:status:contentType:)`.
     private static let contentTypes = [

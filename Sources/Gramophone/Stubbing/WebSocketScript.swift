@@ -15,7 +15,7 @@ import Foundation
 ///
 /// Rules are tried in the order they were added; the first whose `to:` matches answers (a rule
 /// without one answers every message). A message no rule answers gets no reply.
-public struct WebSocketScript: Sendable {
+public struct WebSocketScript: Sendable, CopyModifiable {
     /// What a rule answers with.
     public enum Reply: Sendable {
         /// The message itself, text as text and binary as binary.
@@ -40,34 +40,18 @@ public struct WebSocketScript: Sendable {
     public init() {}
 
     /// The same script pushing `messages` as soon as the connection opens, before any is sent.
-    public func pushing(_ messages: WebSocketMessage.Content...) -> WebSocketScript {
-        var copy = self
-        copy.pushes += messages
-        return copy
-    }
+    public func pushing(_ messages: WebSocketMessage.Content...) -> WebSocketScript { modified { $0.pushes += messages } }
 
     /// The same script answering every message with `reply` (after the rules added before it).
-    public func replying(with reply: Reply) -> WebSocketScript {
-        var copy = self
-        copy.rules.append((nil, reply))
-        return copy
-    }
+    public func replying(with reply: Reply) -> WebSocketScript { modified { $0.rules.append((nil, reply)) } }
 
     /// The same script answering a text message equal to `text` (or, for JSON, whose `"type"`
     /// or `"method"` is `text`) with `reply`.
-    public func replying(to text: String, with reply: Reply) -> WebSocketScript {
-        var copy = self
-        copy.rules.append((text, reply))
-        return copy
-    }
+    public func replying(to text: String, with reply: Reply) -> WebSocketScript { modified { $0.rules.append((text, reply)) } }
 
     /// The same script closing the connection with `code` (application codes 4000-4999
     /// included) and `reason` once the client has sent `count` messages and their replies went out.
-    public func closing(after count: Int, code: Int = 1000, reason: String = "") -> WebSocketScript {
-        var copy = self
-        copy.close = (max(0, count), code, reason)
-        return copy
-    }
+    public func closing(after count: Int, code: Int = 1000, reason: String = "") -> WebSocketScript { modified { $0.close = (max(0, count), code, reason) } }
 
     /// What the server answers to `message`: the first rule that matches, or nothing.
     func replies(to message: WebSocketMessage) -> [WebSocketMessage.Content] {

@@ -27,9 +27,6 @@ struct ConversationSchedule: Sendable {
     /// sent all it sent: a send after that fails with that end, as it did live.
     var endsAfterLastSend: Bool { steps.last.map { $0.message == nil } ?? false }
 
-    /// Recorded gaps as they were.
-    static func unscaled(_ gap: TimeInterval) -> TimeInterval { gap }
-
     init(_ conversation: WebSocketConversation, scale: (TimeInterval) -> TimeInterval) {
         var sentOffset: TimeInterval = 0
         var previousReceived: TimeInterval = 0

@@ -83,13 +83,9 @@ final class UnavailableConnection: LiveConnection {
     init(url: URL) { self.url = url }
 
     func open() async throws {
-        throw URLError(
-            .unsupportedURL,
-            userInfo: [
-                NSLocalizedDescriptionKey:
-                    "recording the WebSocket \(url.absoluteString) on Linux needs Gramophone's WebSocket package trait (URLSession on Linux cannot open WebSockets): depend on Gramophone with traits: [\"WebSocket\"], or add a track or a stub for it",
-                NSURLErrorFailingURLErrorKey: url,
-            ])
+        let problem =
+            "recording the WebSocket \(url.absoluteString) on Linux needs Gramophone's WebSocket package trait (URLSession on Linux cannot open WebSockets): depend on Gramophone with traits: [\"WebSocket\"], or add a track or a stub for it"
+        throw Track.Failure(.unsupportedURL, description: problem).makeError(for: url)
     }
 
     func send(_ message: WebSocketMessage.Content) async throws { try await open() }

@@ -16,6 +16,9 @@ struct LiveSide: Sendable {
     var limit: StreamLimit
     /// The limit's time, from the handshake's answer.
     var time: StreamTimeLimit
+
+    /// Seconds since `start`: the offset of a message sent or received now.
+    var elapsed: TimeInterval { (ContinuousClock.now - start) / .seconds(1) }
 }
 
 /// What a live conversation has recorded so far.
@@ -46,7 +49,7 @@ extension TurntableWebSocketTask {
         }
         let live = LiveSide(
             connection: connection, records: records, handshake: handshake, startedAt: startedAt, start: .now,
-            handshakeDuration: Self.seconds(ContinuousClock.now - clock), limit: limit,
+            handshakeDuration: (ContinuousClock.now - clock) / .seconds(1), limit: limit,
             time: StreamTimeLimit(limit))
         let pending = opens { state in
             state.live = live
@@ -94,7 +97,7 @@ extension TurntableWebSocketTask {
                 end(with: POSIXError(.ENOTCONN), closeCode: code, reason: reason)
                 return
             }
-            let message = WebSocketMessage(direction: .received, content: content, offset: Self.seconds(ContinuousClock.now - live.start))
+            let message = WebSocketMessage(direction: .received, content: content, offset: live.elapsed)
             let stopReason = state.withLock { state -> String? in
                 guard !state.recording.finished else { return nil }
                 state.recording.messages.append(message)
@@ -146,7 +149,7 @@ extension TurntableWebSocketTask {
             var place: Int?
             if !state.recording.finished {
                 var sent = message
-                sent.offset = Self.seconds(ContinuousClock.now - live.start)
+                sent.offset = live.elapsed
                 place = state.recording.messages.count
                 state.recording.messages.append(sent)
             }
@@ -201,15 +204,10 @@ extension TurntableWebSocketTask {
         guard let messages else { return false }
         guard live.records, let recorder = turntable.recorder else { return true }
         _ = recorder.ledger.withLock { $0.openConversations.removeValue(forKey: ObjectIdentifier(self)) }
-        let conversation = WebSocketConversation(messages: messages, end: end, endOffset: Self.seconds(ContinuousClock.now - live.start))
+        let conversation = WebSocketConversation(messages: messages, end: end, endOffset: live.elapsed)
         let original = Track(request: live.handshake, outcome: .response(.webSocket(conversation)), recordedAt: live.startedAt, duration: live.handshakeDuration)
         turntable.keepRecordedConversation(original, with: recorder)
         return true
-    }
-
-    static func seconds(_ duration: Duration) -> TimeInterval {
-        let (seconds, attoseconds) = duration.components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }
 

@@ -37,7 +37,7 @@ final class TurntableWebSocketTask: WebSocketTask {
         var failure: (any Error)?
         var schedule = ConversationSchedule(WebSocketConversation(messages: []), scale: { $0 })
         /// How recorded gaps become delays, for a conversation chosen anew (ConversationRebinding.swift).
-        var scale: @Sendable (TimeInterval) -> TimeInterval = ConversationSchedule.unscaled
+        var scale: @Sendable (TimeInterval) -> TimeInterval = { $0 }
         /// How JSON messages compare: the matching strategy's body comparison (its `ignoring:`).
         var comparison = JSONComparison()
         /// The strategy's echoes, and the messages the code sent, kept only when there are echoes:
@@ -131,15 +131,8 @@ final class TurntableWebSocketTask: WebSocketTask {
             // Printed: the URL as the recording redacts it, never with its live credential.
             let (redaction, allowed) = turntable.replayRedaction
             let shown = redaction.redact(live, allowing: allowed).url
-            end(
-                with: URLError(
-                    .badServerResponse,
-                    userInfo: [
-                        NSLocalizedDescriptionKey:
-                            "the handshake for \(shown.absoluteString) was answered with status \(response.statusCode) and no WebSocket conversation; a WebSocket track answers 101 and holds one",
-                        NSURLErrorFailingURLErrorKey: live.url,
-                    ]))
-            return
+            let problem = "the handshake for \(shown.absoluteString) was answered with status \(response.statusCode) and no WebSocket conversation; a WebSocket track answers 101 and holds one"
+            return end(with: Track.Failure(.badServerResponse, description: problem).makeError(for: live.url))
         }
         play(conversation, handshake: live, scale: turntable.conversationScale(stubbed: answer.trackIndex == nil))
     }

@@ -92,23 +92,23 @@ final class WSClientConnection: LiveConnection {
     }
 
     func send(_ message: WebSocketMessage.Content) async throws {
-        guard let writer = state.withLock({ $0.writer }) else { throw POSIXError(.ENOTCONN) }
-        do {
-            switch message {
-            case .text(let text): try await writer.write(.text(text))
-            case .binary(let data): try await writer.write(.binary(ByteBuffer(bytes: data)))
-            }
-        } catch {
-            throw await notConnected()
+        switch message {
+        case .text(let text): try await write(.text(text))
+        case .binary(let data): try await write(.binary(ByteBuffer(bytes: data)))
         }
     }
 
-    /// What a write to a connection that is closing fails with, as `URLSessionWebSocketTask`'s
-    /// send does: `ENOTCONN`, never NIO's own error (`NIOAsyncWriterError.alreadyFinished`).
-    /// Thrown once the connection has ended, so the server's close is known by then.
-    private func notConnected() async -> POSIXError {
-        await state.withLock { $0.runner }?.value
-        return POSIXError(.ENOTCONN)
+    /// Writes `frame`. A write to a connection that is closing fails as `URLSessionWebSocketTask`'s
+    /// send does: with `ENOTCONN`, never NIO's own error (`NIOAsyncWriterError.alreadyFinished`),
+    /// once the connection has ended, so the server's close is known by then.
+    private func write(_ frame: WebSocketOutboundWriter.OutboundFrame) async throws {
+        guard let writer = state.withLock({ $0.writer }) else { throw POSIXError(.ENOTCONN) }
+        do {
+            try await writer.write(frame)
+        } catch {
+            await state.withLock { $0.runner }?.value
+            throw POSIXError(.ENOTCONN)
+        }
     }
 
     func receive() async throws -> WebSocketMessage.Content? {
@@ -130,12 +130,7 @@ final class WSClientConnection: LiveConnection {
     func ping() async throws {
         // WSClient answers the server's pings and sends its own; a pong is not handed out, so a
         // ping succeeds once written.
-        guard let writer = state.withLock({ $0.writer }) else { throw POSIXError(.ENOTCONN) }
-        do {
-            try await writer.write(.custom(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer())))
-        } catch {
-            throw await notConnected()
-        }
+        try await write(.custom(WebSocketFrame(fin: true, opcode: .ping, data: ByteBuffer())))
     }
 }
 #endif
