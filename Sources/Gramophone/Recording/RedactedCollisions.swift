@@ -71,14 +71,13 @@ enum RedactedCollisions {
             method: redacted.request.method, url: redacted.request.url, places: places, statuses: [earlier.status, redacted.response?.status ?? 0])
     }
 
-    /// `Recording.allowing(_:)`'s spelling of a place as `RedactedPlaces` names it.
+    /// `Recording.allowing(_:)`'s spelling of a place as `RedactedPlaces` names it (always a request's).
     static func allowance(for place: String) -> String {
         let name = place.split(separator: "\"", omittingEmptySubsequences: false).dropFirst().first.map(String.init) ?? ""
-        if place.hasPrefix("request.headers") { return ".header(\"\(name)\")" }
-        if place.hasPrefix("request.url query") { return ".query(\"\(name)\")" }
-        if place.hasPrefix("request.body JSON") { return ".jsonKey(\"\(name)\")" }
-        if place.hasPrefix("request.body form") { return ".formField(\"\(name)\")" }
-        if place.hasPrefix("request.url") { return ".url()" }
-        return ".body()"
+        let parts: [(String, SecretPlace.Part)] = [
+            ("request.headers", .header(name)), ("request.url query", .query(name)), ("request.body JSON", .jsonKey(name)),
+            ("request.body form", .formField(name)), ("request.url", .url),
+        ]
+        return SecretPlace(parts.first { place.hasPrefix($0.0) }?.1 ?? .body, .request).code
     }
 }

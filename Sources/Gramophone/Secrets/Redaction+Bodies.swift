@@ -89,24 +89,11 @@ extension Redaction {
 
     static func rewriteForm(_ body: Data, headers: Headers, secrets: inout [String], _ rule: (String, String?) -> String??) -> Data {
         guard headers.mediaType == "application/x-www-form-urlencoded", !body.isEmpty, UTF8Validation.isValid(body) else { return body }
-        var changed = false
-        var kept: [String] = []
-        for pair in String(decoding: body, as: UTF8.self).split(separator: "&", omittingEmptySubsequences: false) {
-            let item = RawQueryItem(pair)
-            guard let decision = rule(item.decodedName.replacingOccurrences(of: "+", with: " "), item.decodedValue) else {
-                kept.append(String(pair))
-                continue
-            }
-            if let replacement = decision, item.value == replacement.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) {
-                kept.append(String(pair))
-                continue
-            }
-            secrets.append(contentsOf: item.secretValues)
-            changed = true
-            if let replacement = decision {
-                kept.append(item.name + "=" + (replacement.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? ""))
-            }
+        let kept = rewritePairs(String(decoding: body, as: UTF8.self), secrets: &secrets) { item, secrets in
+            let decision = rule(item.decodedName.replacingOccurrences(of: "+", with: " "), item.decodedValue)
+            if decision != nil { secrets.append(contentsOf: item.secretValues) }
+            return decision
         }
-        return changed ? Data(kept.joined(separator: "&").utf8) : body
+        return kept.map { Data($0.joined(separator: "&").utf8) } ?? body
     }
 }

@@ -93,11 +93,10 @@ extension Redaction {
         if let json { return json }
         if headers.mediaType == "application/x-www-form-urlencoded" {
             return rewriteForm(body, headers: headers, secrets: &secrets) { name, value in
-                if value == legacyPlaceholder, SensitiveNames.isSecretKey(name) { return .some(placeholder) }
-                guard SensitiveNames.isSecretKey(name), let value, !SensitiveNames.isRedacted(value),
-                    !SecretPlace.any(allowed, cover: .formField(name), on: side)
-                else { return nil }
-                return .some(placeholder)
+                guard SensitiveNames.isSecretKey(name), let value else { return nil }
+                // The old mask sent back is the one mask, allowed or not.
+                let secret = !SensitiveNames.isRedacted(value) && !SecretPlace.any(allowed, cover: .formField(name), on: side)
+                return value == legacyPlaceholder || secret ? .some(placeholder) : nil
             }
         }
         collectEmbedded(in: String(decoding: body, as: UTF8.self), side: side, allowed: allowed, secrets: &secrets)

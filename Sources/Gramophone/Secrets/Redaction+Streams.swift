@@ -63,13 +63,8 @@ extension Redaction {
             var line = lines[index]
             let carriageReturn = line.hasSuffix("\r")
             if carriageReturn { line.removeLast() }
-            let prefix: String
-            if eventStream {
-                guard line.hasPrefix("data:") else { continue }
-                prefix = line.hasPrefix("data: ") ? "data: " : "data:"
-            } else {
-                prefix = ""
-            }
+            guard !eventStream || line.hasPrefix("data:") else { continue }
+            let prefix = !eventStream ? "" : line.hasPrefix("data: ") ? "data: " : "data:"
             let payload = String(line.dropFirst(prefix.count))
             guard let first = payload.first, first == "{" || first == "[" else { continue }
             let redacted = redactJSONPart(Data(payload.utf8), side: .response, allowed: allowed, secrets: &secrets)

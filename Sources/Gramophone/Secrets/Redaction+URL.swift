@@ -64,21 +64,30 @@ extension Redaction {
     /// Edits the raw `name=value` pairs of the query as `decide` says (as a `Rule` does), leaving
     /// the URL's bytes alone when nothing changes.
     static func rewriteQuery(of url: URL, secrets: inout [String], _ decide: (RawQueryItem, inout [String]) -> String??) -> URL {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let query = components.percentEncodedQuery else { return url }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let query = components.percentEncodedQuery,
+            let kept = rewritePairs(query, secrets: &secrets, decide)
+        else { return url }
+        components.percentEncodedQuery = kept.isEmpty ? nil : kept.joined(separator: "&")
+        return components.url ?? url
+    }
+
+    /// The raw `name=value` pairs of a query or a form body as `decide` says (as a `Rule` does),
+    /// a pair already holding its replacement kept as it is; nil when none changes.
+    static func rewritePairs(_ text: String, secrets: inout [String], _ decide: (RawQueryItem, inout [String]) -> String??) -> [String]? {
         var changed = false
         var kept: [String] = []
-        for pair in query.split(separator: "&", omittingEmptySubsequences: false) {
+        for pair in text.split(separator: "&", omittingEmptySubsequences: false) {
             let item = RawQueryItem(pair)
-            guard let decision = decide(item, &secrets) else {
+            let decision = decide(item, &secrets)
+            let encoded = decision.map { $0.map { $0.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? "" } }
+            guard let encoded, encoded == nil || encoded != item.value else {
                 kept.append(String(pair))
                 continue
             }
             changed = true
-            if let value = decision { kept.append(item.name + "=" + (value.addingPercentEncoding(withAllowedCharacters: queryValueAllowed) ?? "")) }
+            if let value = encoded { kept.append(item.name + "=" + value) }
         }
-        guard changed else { return url }
-        components.percentEncodedQuery = kept.isEmpty ? nil : kept.joined(separator: "&")
-        return components.url ?? url
+        return changed ? kept : nil
     }
 
     static let queryValueAllowed: CharacterSet = {
