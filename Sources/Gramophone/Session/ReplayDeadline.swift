@@ -19,10 +19,7 @@ extension Turntable {
     /// have arrived after it. An answer not held back is never late; a live one or a miss is left alone.
     nonisolated(nonsending) func waitForPlayback(of answer: Answer, until deadline: ReplayDeadline?) async throws {
         guard let deadline else { return await waitForPlayback(of: answer) }
-        switch answer.source {
-        case .network, .miss: return
-        case .stub, .track: break
-        }
+        // No delay for a live answer or a miss (`playbackDelay(for:)`): they are left alone.
         let delay = StreamPlan.clamped(playbackDelay(for: answer))
         guard delay > 0 else { return }
         let now = DispatchTime.now().uptimeNanoseconds
