@@ -70,14 +70,11 @@ enum ProtocolSlots {
         return protocolClass
     }
 
-    /// The delegate of the `makeURLSession()` session of `protocolClass` and that session, so a
-    /// load need not find the session in Foundation's internals; nil for a class that serves
+    /// The delegate of the `makeURLSession()` session of `protocolClass`, which knows that
+    /// session, so a load need not find it in Foundation's internals; nil for a class that serves
     /// sessions made from a configuration.
-    static func session(for protocolClass: AnyClass) -> (delegate: TaskFirstDelegate?, session: URLSession?) {
-        table.withLock { table in
-            let delegate = table.owners[ObjectIdentifier(protocolClass)]?.sessionDelegate
-            return (delegate, delegate?.session)
-        }
+    static func sessionDelegate(for protocolClass: AnyClass) -> TaskFirstDelegate? {
+        table.withLock { $0.owners[ObjectIdentifier(protocolClass)]?.sessionDelegate }
     }
     #endif
 
@@ -86,11 +83,11 @@ enum ProtocolSlots {
     /// the session's state may be read (Linux calls it on the session's queue).
     static func load(_ urlProtocol: URLProtocol, from turntable: Turntable) -> ProtocolLoad {
         #if canImport(FoundationNetworking)
-        let session = ProtocolSlots.session(for: type(of: urlProtocol))
+        let sessionDelegate = ProtocolSlots.sessionDelegate(for: type(of: urlProtocol))
         // The task is that session's when it answers with the session's delegate (Linux gives a
         // task without a delegate of its own the session's); a task of another session made from
         // the same configuration, or with a delegate of its own, is looked up in Foundation.
-        let known = session.delegate.flatMap { delegate in urlProtocol.task?.delegate === delegate ? delegate.session : nil }
+        let known = sessionDelegate.flatMap { delegate in urlProtocol.task?.delegate === delegate ? delegate.session : nil }
         let task = LoadingTask(urlProtocol.task, request: urlProtocol.request, session: known)
         #else
         let task = LoadingTask(urlProtocol.task, request: urlProtocol.request)
@@ -106,7 +103,7 @@ enum ProtocolSlots {
         let cookies = task.cookieJar
         #if canImport(FoundationNetworking)
         // Unchecked: the task is only handed to its delegates, on their queue, as URLSession does.
-        let asking = Unchecked((session.delegate, urlProtocol.task))
+        let asking = Unchecked((sessionDelegate, urlProtocol.task))
         #endif
         return ProtocolLoad(urlProtocol) { calls in
             if let refusal { return await URLProtocolDelivery.deliver(.failure(refusal), to: calls, chunks: []) }
