@@ -35,6 +35,7 @@ extension Turntable {
         TaskCore(turntable: self, request: request, kind: .upload(.file(fileURL)), completion: .delegate).makeTask(EngineUploadTask.self)
     }
 
+    /// An upload task sending the contents of `fileURL`, with a completion handler.
     public func uploadTask(with request: URLRequest, fromFile fileURL: URL, completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionUploadTask {
         TaskCore(turntable: self, request: request, kind: .upload(.file(fileURL)), completion: .data(completionHandler)).makeTask(EngineUploadTask.self)
     }
@@ -50,6 +51,7 @@ extension Turntable {
         downloadTask(with: URLRequest(url: url))
     }
 
+    /// A download task whose handler gets a temporary file, removed when the handler returns.
     public func downloadTask(with request: URLRequest, completionHandler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void) -> URLSessionDownloadTask {
         TaskCore(turntable: self, request: request, kind: .download, completion: .download(completionHandler)).makeTask(EngineDownloadTask.self)
     }
