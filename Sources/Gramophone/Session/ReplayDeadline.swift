@@ -25,13 +25,9 @@ extension Turntable {
         let now = DispatchTime.now().uptimeNanoseconds
         let left = deadline.uptimeNanoseconds > now ? deadline.uptimeNanoseconds - now : 0
         let wait = UInt64(delay * 1_000_000_000)
-        if wait < left {
-            try? await Task.sleep(nanoseconds: wait)
-            return
-        }
-        try? await Task.sleep(nanoseconds: left)
+        try? await Task.sleep(nanoseconds: min(wait, left))
         // A cancelled caller is told it was cancelled, not that it ran out of time.
-        if Task.isCancelled { return }
+        if wait < left || Task.isCancelled { return }
         throw deadline.error()
     }
 }
