@@ -135,11 +135,7 @@ package final class ChunkChannel: @unchecked Sendable {
     package nonisolated(nonsending) func next() async throws -> Data? {
         // A cancelled reader stops here even when pieces are waiting (a replay hands them all at once).
         if Task.isCancelled { throw URLError(.cancelled) }
-        switch try takeReady() {
-        case .piece(let piece): return piece
-        case .end: return nil
-        case .wait: break
-        }
+        if let ready = try takeReady() { return ready }
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Data?, any Error>) in
                 lock.lock()
@@ -152,12 +148,7 @@ package final class ChunkChannel: @unchecked Sendable {
                 if head < pieces.count || ending != nil {
                     lock.unlock()
                     // Something came between the first look and now: hand it over at once.
-                    do {
-                        if case .piece(let piece) = try takeReady() { continuation.resume(returning: piece) } else { continuation.resume(returning: nil) }
-                    } catch {
-                        continuation.resume(throwing: error)
-                    }
-                    return
+                    return continuation.resume(with: Result { try takeReady() ?? nil })
                 }
                 guard waiter == nil else {
                     lock.unlock()
@@ -179,13 +170,9 @@ package final class ChunkChannel: @unchecked Sendable {
         }
     }
 
-    private enum Ready {
-        case piece(Data)
-        case end, wait
-    }
-
-    /// A buffered piece, the end, or nothing yet (the reader must wait).
-    private func takeReady() throws -> Ready {
+    /// A buffered piece, `.some(nil)` at the end, or nil while there is nothing yet (the reader
+    /// must wait); the error the stream ended with.
+    private func takeReady() throws -> Data?? {
         lock.lock()
         defer { lock.unlock() }
         if head < pieces.count {
@@ -196,12 +183,12 @@ package final class ChunkChannel: @unchecked Sendable {
                 pieces.removeAll(keepingCapacity: true)
                 head = 0
             }
-            return .piece(piece)
+            return .some(piece)
         }
         if ending != nil { lastArrival = endedAt }
         switch ending {
-        case .none: return .wait
-        case .success: return .end
+        case .none: return nil
+        case .success: return .some(nil)
         case .failure(let error): throw error
         }
     }

@@ -67,16 +67,16 @@ package final class TaskAttributes: @unchecked Sendable {
 }
 
 /// How the tasks are made. `URLSessionTask.init()` is deprecated on Apple platforms; the classes'
-/// own `make(engine:)` is deprecated too, so the call to it is not warned about, and it is
+/// own `init(engine:)` is deprecated too, so the call to it is not warned about, and it is
 /// reached through this requirement, which is not deprecated.
 package protocol EngineTaskMaking: URLSessionTask {
-    static func make(engine: any TaskEngine) -> Self
+    init(engine: any TaskEngine)
 }
 
 extension TaskEngine {
     /// A new task of type `Task`, run by this engine.
     package func makeTask<Task: EngineTaskMaking>(_ type: Task.Type) -> Task {
-        Task.make(engine: self)
+        Task(engine: self)
     }
 }
 
@@ -85,14 +85,11 @@ package final class EngineDataTask: URLSessionDataTask, EngineTaskMaking, @unche
     // Unchecked: the engine is Sendable; the superclass's storage is never used.
     package let engine: any TaskEngine
 
-    @available(*, deprecated, message: "made through EngineTaskMaking.make(engine:)")
-    init(engine: any TaskEngine) {
+    @available(*, deprecated, message: "made through TaskEngine.makeTask(_:)")
+    package init(engine: any TaskEngine) {
         self.engine = engine
         super.init()
     }
-
-    @available(*, deprecated, message: "made through EngineTaskMaking.make(engine:)")
-    package static func make(engine: any TaskEngine) -> Self { Self(engine: engine) }
 
     // The overrides below are the same in the three classes: each has another Foundation superclass.
     override package var originalRequest: URLRequest? { engine.request }
@@ -147,14 +144,11 @@ package final class EngineUploadTask: URLSessionUploadTask, EngineTaskMaking, @u
     // Unchecked: the engine is Sendable; the superclass's storage is never used.
     package let engine: any TaskEngine
 
-    @available(*, deprecated, message: "made through EngineTaskMaking.make(engine:)")
-    init(engine: any TaskEngine) {
+    @available(*, deprecated, message: "made through TaskEngine.makeTask(_:)")
+    package init(engine: any TaskEngine) {
         self.engine = engine
         super.init()
     }
-
-    @available(*, deprecated, message: "made through EngineTaskMaking.make(engine:)")
-    package static func make(engine: any TaskEngine) -> Self { Self(engine: engine) }
 
     override package var originalRequest: URLRequest? { engine.request }
     override package var currentRequest: URLRequest? { engine.request }
@@ -199,7 +193,6 @@ package final class EngineUploadTask: URLSessionUploadTask, EngineTaskMaking, @u
     #endif
     override package func resume() { engine.resume(self) }
     override package func cancel() { engine.cancel(self) }
-    /// A replayed answer has nothing to pause; the task keeps its state.
     override package func suspend() {}
 
     /// A replayed upload cannot be resumed later: the handler gets nil, as URLSession gives when
@@ -220,14 +213,11 @@ package final class EngineDownloadTask: URLSessionDownloadTask, EngineTaskMaking
     // Unchecked: the engine is Sendable; the superclass's storage is never used.
     package let engine: any TaskEngine
 
-    @available(*, deprecated, message: "made through EngineTaskMaking.make(engine:)")
-    init(engine: any TaskEngine) {
+    @available(*, deprecated, message: "made through TaskEngine.makeTask(_:)")
+    package init(engine: any TaskEngine) {
         self.engine = engine
         super.init()
     }
-
-    @available(*, deprecated, message: "made through EngineTaskMaking.make(engine:)")
-    package static func make(engine: any TaskEngine) -> Self { Self(engine: engine) }
 
     override package var originalRequest: URLRequest? { engine.request }
     override package var currentRequest: URLRequest? { engine.request }
@@ -272,7 +262,6 @@ package final class EngineDownloadTask: URLSessionDownloadTask, EngineTaskMaking
     #endif
     override package func resume() { engine.resume(self) }
     override package func cancel() { engine.cancel(self) }
-    /// A replayed answer has nothing to pause; the task keeps its state.
     override package func suspend() {}
 
     /// A replayed download cannot be resumed later: the handler gets nil, as URLSession gives

@@ -64,11 +64,7 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
         /// targets whose `for try await` calls this rather than `next(isolation:)`.
         @inlinable
         public nonisolated(nonsending) mutating func next() async throws -> Element? {
-            if position < batch.count {
-                defer { position += 1 }
-                return batch[position]
-            }
-            return try await refill()
+            try await next(isolation: #isolation)
         }
 
         /// Reads the next piece's elements and returns the first; nil at the end.
@@ -87,19 +83,19 @@ public struct ResponseStream<Element: Sendable>: AsyncSequence, Sendable {
 extension ResponseStream where Element == UInt8 {
     /// Bytes pulled from `source`.
     package init(_ source: ChunkSource) {
-        self.init(ByteReader(source))
+        self.init(PieceReader(source) { Array($0) })
     }
 
     /// Where these bytes come from.
     package var source: ChunkSource {
         // Every ResponseBytes is made from a source by the initialiser above.
-        (reader as? ByteReader)?.source ?? ChunkSource(chunks: [])
+        (reader as? PieceReader<UInt8>)?.source ?? ChunkSource(chunks: [])
     }
 
     /// The body's pieces as they arrived: one per `urlSession(_:dataTask:didReceive:)` from a
     /// network, one per recorded chunk from a vinyl.
     public var chunks: ResponseStream<Data> {
-        ResponseStream<Data>(ChunkReader(source))
+        ResponseStream<Data>(PieceReader(source) { [$0] })
     }
 
     /// The body's lines, decoded as UTF-8, as `URLSession.AsyncBytes.lines` gives them: CR,
@@ -125,25 +121,18 @@ protocol ResponseReader<Element>: AnyObject, Sendable {
     nonisolated(nonsending) func nextBatch() async throws -> [Element]?
 }
 
-/// The body's bytes, a piece at a time.
-final class ByteReader: ResponseReader {
+/// The body a piece at a time, each piece made into its elements: its bytes, or itself.
+final class PieceReader<Element: Sendable>: ResponseReader {
     let source: ChunkSource
+    let elements: @Sendable (Data) -> [Element]
 
-    init(_ source: ChunkSource) { self.source = source }
-
-    nonisolated(nonsending) func nextBatch() async throws -> [UInt8]? {
-        try await source.next().map { Array($0) }
+    init(_ source: ChunkSource, elements: @escaping @Sendable (Data) -> [Element]) {
+        self.source = source
+        self.elements = elements
     }
-}
 
-/// The body's pieces as they come.
-final class ChunkReader: ResponseReader {
-    let source: ChunkSource
-
-    init(_ source: ChunkSource) { self.source = source }
-
-    nonisolated(nonsending) func nextBatch() async throws -> [Data]? {
-        try await source.next().map { [$0] }
+    nonisolated(nonsending) func nextBatch() async throws -> [Element]? {
+        try await source.next().map(elements)
     }
 }
 

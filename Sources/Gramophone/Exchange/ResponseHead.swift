@@ -46,11 +46,18 @@ final class ResponseHead: Sendable {
 
     /// The head of a response only an `HTTPURLResponse` holds (a stub's, a live one's; repeats already joined).
     convenience init(_ response: HTTPURLResponse) {
-        var fields: [Headers.Field] = []
+        self.init(response, headers: Headers(fieldsOf: response))
+    }
+}
+
+extension Headers {
+    /// The fields of a response only an `HTTPURLResponse` holds, sorted by name (repeats
+    /// already joined, as Foundation joins them).
+    init(fieldsOf response: HTTPURLResponse) {
+        var dictionary: [String: String] = [:]
         for (name, value) in response.allHeaderFields {
-            guard let name = name as? String else { continue }
-            fields.append(Headers.Field(name: name, value: value as? String ?? "\(value)"))
+            if let name = name as? String { dictionary[name] = value as? String ?? "\(value)" }
         }
-        self.init(response, headers: Headers(fields))
+        self.init(dictionary)
     }
 }

@@ -55,23 +55,13 @@ final class ResumeOrder: Sendable {
         return place.map { Turn(order: self, choosing: $0, completing: nil) }
     }
 
-    nonisolated(nonsending) func wait(choosing place: Int) async {
-        await wait(place, in: \.choosing)
+    /// Ends `place` in `line` (`\.choosing` or `\.completing`) and wakes the waiter whose turn came.
+    func end(_ place: Int, in line: WritableKeyPath<Lines, Line>) {
+        lines.withLock { $0[keyPath: line].end(place) }?.resume()
     }
 
-    nonisolated(nonsending) func wait(completing place: Int) async {
-        await wait(place, in: \.completing)
-    }
-
-    func end(choosing place: Int) {
-        lines.withLock { $0.choosing.end(place) }?.resume()
-    }
-
-    func end(completing place: Int) {
-        lines.withLock { $0.completing.end(place) }?.resume()
-    }
-
-    private nonisolated(nonsending) func wait(_ place: Int, in line: WritableKeyPath<Lines, Line> & Sendable) async {
+    /// Returns once every place before `place` in `line` has ended.
+    nonisolated(nonsending) func wait(_ place: Int, in line: WritableKeyPath<Lines, Line> & Sendable) async {
         if lines.withLock({ $0[keyPath: line].current >= place }) { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let due = lines.withLock { lines -> Bool in
@@ -98,10 +88,10 @@ final class Turn: Sendable {
         self.completing = completing
     }
 
-    nonisolated(nonsending) func waitToChoose() async { await order.wait(choosing: choosing) }
+    nonisolated(nonsending) func waitToChoose() async { await order.wait(choosing, in: \.choosing) }
 
     /// The answer is chosen (a track, a stub, a miss): the next place may choose.
-    func endChoosing() { order.end(choosing: choosing) }
+    func endChoosing() { order.end(choosing, in: \.choosing) }
 
     /// The request goes to the network (recorded, or a host the recording leaves alone) or to
     /// a stub's own code: its answer is not due at once, so nothing waits for it in either line.
@@ -111,10 +101,10 @@ final class Turn: Sendable {
     }
 
     nonisolated(nonsending) func waitToComplete() async {
-        if let completing { await order.wait(completing: completing) }
+        if let completing { await order.wait(completing, in: \.completing) }
     }
 
     func endCompleting() {
-        if let completing { order.end(completing: completing) }
+        if let completing { order.end(completing, in: \.completing) }
     }
 }

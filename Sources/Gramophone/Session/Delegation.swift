@@ -109,12 +109,12 @@ struct Delegation: @unchecked Sendable {
         }
     }
 
-    func didSendBodyData(_ task: URLSessionTask, _ count: Int64) {
+    func didSendBodyData(_ task: URLSessionTask, _ sent: Int64, _ total: Int64, _ expected: Int64) {
         for case let delegate as URLSessionTaskDelegate in delegates {
             #if canImport(FoundationNetworking)
-            delegate.urlSession(session, task: task, didSendBodyData: count, totalBytesSent: count, totalBytesExpectedToSend: count)
+            delegate.urlSession(session, task: task, didSendBodyData: sent, totalBytesSent: total, totalBytesExpectedToSend: expected)
             #else
-            delegate.urlSession?(session, task: task, didSendBodyData: count, totalBytesSent: count, totalBytesExpectedToSend: count)
+            delegate.urlSession?(session, task: task, didSendBodyData: sent, totalBytesSent: total, totalBytesExpectedToSend: expected)
             #endif
         }
     }
@@ -235,9 +235,7 @@ final class TaskFirstDelegate: NSObject, URLSessionDataDelegate, URLSessionDownl
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64) {
-        for case let delegate as URLSessionTaskDelegate in delegation(for: task, in: session)?.delegates ?? [] {
-            delegate.urlSession(session, task: task, didSendBodyData: bytesSent, totalBytesSent: totalBytesSent, totalBytesExpectedToSend: totalBytesExpectedToSend)
-        }
+        delegation(for: task, in: session)?.didSendBodyData(task, bytesSent, totalBytesSent, totalBytesExpectedToSend)
     }
 
     func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didWriteData bytesWritten: Int64, totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64) {

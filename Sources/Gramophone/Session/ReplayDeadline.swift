@@ -19,22 +19,15 @@ extension Turntable {
     /// have arrived after it. An answer not held back is never late; a live one or a miss is left alone.
     nonisolated(nonsending) func waitForPlayback(of answer: Answer, until deadline: ReplayDeadline?) async throws {
         guard let deadline else { return await waitForPlayback(of: answer) }
-        switch answer.source {
-        case .network, .miss: return
-        case .stub, .track: break
-        }
+        // No delay for a live answer or a miss (`playbackDelay(for:)`): they are left alone.
         let delay = StreamPlan.clamped(playbackDelay(for: answer))
         guard delay > 0 else { return }
         let now = DispatchTime.now().uptimeNanoseconds
         let left = deadline.uptimeNanoseconds > now ? deadline.uptimeNanoseconds - now : 0
         let wait = UInt64(delay * 1_000_000_000)
-        if wait < left {
-            try? await Task.sleep(nanoseconds: wait)
-            return
-        }
-        try? await Task.sleep(nanoseconds: left)
+        try? await Task.sleep(nanoseconds: min(wait, left))
         // A cancelled caller is told it was cancelled, not that it ran out of time.
-        if Task.isCancelled { return }
+        if wait < left || Task.isCancelled { return }
         throw deadline.error()
     }
 }

@@ -147,7 +147,7 @@ final class TaskCore: TaskEngine {
                     $0.snapshot.sent = count; $0.snapshot.expectedToSend = count
                 }
                 if count > 0, let delegation {
-                    await delegation.perform { delegation.didSendBodyData(task, count) }
+                    await delegation.perform { delegation.didSendBodyData(task, count, count, count) }
                 }
             }
             // Redirects are followed as URLSession follows them, asking the delegates if there are any.

@@ -62,16 +62,7 @@ extension Track.Response {
     /// client library that keeps them apart gave them (AsyncHTTPClient: repeated `Set-Cookie`
     /// kept apart, in their order); without them, the `HTTPURLResponse`'s, sorted by name.
     init(recording response: HTTPURLResponse, headers: Headers? = nil, body: Data, for requestURL: URL) {
-        let fields: Headers
-        if let headers {
-            fields = headers
-        } else {
-            var dictionary: [String: String] = [:]
-            for (name, value) in response.allHeaderFields {
-                if let name = name as? String { dictionary[name] = value as? String ?? "\(value)" }
-            }
-            fields = Headers(dictionary)
-        }
+        let fields = headers ?? Headers(fieldsOf: response)
         let finalURL = response.url.flatMap { $0 == requestURL ? nil : $0 }
         self.init(status: response.statusCode, headers: fields, body: body, url: finalURL)
     }

@@ -58,15 +58,9 @@ extension Turntable {
 
     // MARK: Async transfers
 
-    /// Sends `bodyData` as the body of `request` (it takes part in matching) and returns the answer.
-    public nonisolated(nonsending) func upload(for request: URLRequest, from bodyData: Data) async throws -> (Data, URLResponse) {
-        var live = try Track.Request(request)
-        live.body = bodyData
-        return try await answerTimed(live)
-    }
-
-    // `upload(for:fromFile:)`, `download(for:)` and `download(from:)` are NetworkSession's:
-    // they read the file, or write the answer to one, around the methods here.
+    // `upload(for:from:)`, `upload(for:fromFile:)`, `download(for:)` and `download(from:)` are
+    // NetworkSession's: they set the body (read from the file), or write the answer to a file,
+    // around `data(for:)`; the body takes part in matching.
 
     /// The answer to `live` after the playback timing's delay, as `(body, response)`.
     /// Nonsending like everything it awaits on the way to a track, so a replay never leaves

@@ -170,15 +170,10 @@ enum ProtocolSlots {
 }
 
 /// Answers a URLSession's requests from the Turntable that owns this class.
-final class TurntableURLProtocol<Slot: SlotMarker>: URLProtocol, LoadingURLProtocol {
-    /// Locked: set by startLoading and read by stopLoading, which the system may call from other threads.
-    let load = Locked<ProtocolLoad?>(nil)
-
+final class TurntableURLProtocol<Slot: SlotMarker>: LoadingURLProtocol {
     // Every request of a session made with this class is ours, also once its Turntable is
     // gone: declining it would send it on to the real network (startLoading fails it instead).
     override class func canInit(with request: URLRequest) -> Bool { true }
-
-    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
 
     override func startLoading() {
         guard let turntable = ProtocolSlots.turntable(for: Self.self) else {
@@ -188,12 +183,7 @@ final class TurntableURLProtocol<Slot: SlotMarker>: URLProtocol, LoadingURLProto
                     .cannotConnectToHost, userInfo: [NSLocalizedDescriptionKey: "The Turntable behind this URLSession no longer exists; keep it alive while the session is used"]))
             return
         }
-        let started = ProtocolSlots.load(self, from: turntable)
-        load.withLock { $0 = started }
-    }
-
-    override func stopLoading() {
-        load.withLock { $0?.stop() }
+        start(from: turntable)
     }
 }
 

@@ -48,9 +48,23 @@ final class ProtocolClientCalls: @unchecked Sendable {
     }
 }
 
-/// A URLProtocol of ours, with its current load.
-protocol LoadingURLProtocol: URLProtocol {
-    var load: Locked<ProtocolLoad?> { get }
+/// What both URLProtocol classes of ours (the Turntable's and the stubber's) share: the current
+/// load, started from a Turntable and stopped by `stopLoading`. Each says which requests it takes.
+class LoadingURLProtocol: URLProtocol {
+    /// Locked: set by startLoading and read by stopLoading, which the system may call from other threads.
+    let load = Locked<ProtocolLoad?>(nil)
+
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    /// Answers this protocol's request from `turntable`; call from `startLoading`.
+    func start(from turntable: Turntable) {
+        let started = ProtocolSlots.load(self, from: turntable)
+        load.withLock { $0 = started }
+    }
+
+    override func stopLoading() {
+        load.withLock { $0?.stop() }
+    }
 }
 
 /// One load of a URLProtocol: the task producing the answer and the client calls it makes;

@@ -28,9 +28,9 @@ struct URLProtocolClientTests {
 
     static let url = URL(string: "https://api.example.com/slow")!
 
-    func loadingProtocol(_ turntable: Turntable, client: RecordingClient) throws -> any LoadingURLProtocol {
+    func loadingProtocol(_ turntable: Turntable, client: RecordingClient) throws -> LoadingURLProtocol {
         let type = try #require(turntable.urlProtocolClass as? URLProtocol.Type)
-        return try #require(type.init(request: URLRequest(url: Self.url), cachedResponse: nil, client: client) as? any LoadingURLProtocol)
+        return try #require(type.init(request: URLRequest(url: Self.url), cachedResponse: nil, client: client) as? LoadingURLProtocol)
     }
 
     @Test func nothingReachesTheClientAfterStopLoading() async throws {
