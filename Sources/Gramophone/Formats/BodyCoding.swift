@@ -89,10 +89,10 @@ enum BodyCoding {
     private static func encode(_ body: Data, headers: Headers, parsed: (value: JSONValue, isCompact: Bool)?) -> (value: JSONValue, encoding: String?)? {
         guard !body.isEmpty else { return nil }
         let mediaType = headers.mediaType
-        let isText = UTF8Validation.isValid(body)
         // Text said to be `textEncoding` where it is UTF-8, else base64 said so.
         func textOrBase64(_ textEncoding: String? = nil) -> (value: JSONValue, encoding: String?) {
-            isText ? (.string(String(decoding: body, as: UTF8.self)), textEncoding) : (.string(body.base64EncodedString()), "base64")
+            let stored = Self.textOrBase64(body)
+            return (.string(stored.string), stored.isText ? textEncoding : "base64")
         }
         if let mediaType, isJSON(mediaType) {
             let compact = parsed ?? (try? JSONParser.parse(body)).map { ($0, Data(JSONWriter.compact($0)) == body) }
@@ -105,8 +105,8 @@ enum BodyCoding {
             return textOrBase64(mediaType.hasPrefix("application/json") ? nil : "text")
         }
         guard let mediaType, !mediaType.hasPrefix("text/") else { return textOrBase64() }
-        if isReadableText(mediaType) && isText {
-            return textOrBase64("text")
+        if isReadableText(mediaType), case let stored = textOrBase64("text"), stored.encoding == "text" {
+            return stored
         }
         // A type such as `application/json-seq` is no JSON type for the writer, but the reader
         // takes any `application/json…` string as text: say base64 there.
@@ -139,6 +139,11 @@ enum BodyCoding {
         if let encoding = stored.encoding { members.append((encodingKey, .string(encoding))) }
         if let layout { members.append((layoutKey, .string(layout))) }
         return members
+    }
+
+    /// `bytes` as the formats store them in a string: the text where it is UTF-8, else base64.
+    static func textOrBase64(_ bytes: Data) -> (string: String, isText: Bool) {
+        UTF8Validation.isValid(bytes) ? (String(decoding: bytes, as: UTF8.self), true) : (bytes.base64EncodedString(), false)
     }
 
     static func isJSON(_ mediaType: String) -> Bool {

@@ -45,8 +45,9 @@ enum PropertyListFormat {
                 fields.keys.sorted().flatMap { name -> [(key: String, value: JSONValue)] in
                     switch (fields[name]!, name == "body" && key != "headers") {
                     // UTF-8 as text: it costs a copy, where base64 costs an encoding and a decoding.
-                    case (let body as Data, true) where UTF8Validation.isValid(body): return [(name, .string(String(decoding: body, as: UTF8.self))), (BodyCoding.encodingKey, .string("text"))]
-                    case (let body as Data, true): return [(name, .string(body.base64EncodedString())), (BodyCoding.encodingKey, .string("base64"))]
+                    case (let body as Data, true):
+                        let stored = BodyCoding.textOrBase64(body)
+                        return [(name, .string(stored.string)), (BodyCoding.encodingKey, .string(stored.isText ? "text" : "base64"))]
                     case (let body as String, true): return [(name, .string(body)), (BodyCoding.encodingKey, .string("text"))]
                     case (let field, _): return [(name, json(field, key: name))]
                     }
