@@ -64,9 +64,9 @@ extension HARFormat {
             }
             // Text frames (1) hold UTF-8, binary ones (2) base64.
             let kind: WebSocketMessage.Kind = opcode == 1 ? .text : .binary
-            guard let payload = kind == .text ? Data(data.utf8) : BodyCoding.base64(data) else {
-                throw StructureError(path: itemPath.key("data"), problem: "a binary message (opcode 2) is not valid base64", fix: "Store a binary message's bytes as base64")
-            }
+            let payload =
+                kind == .text
+                ? Data(data.utf8) : try BodyCoding.base64(data, at: itemPath.key("data"), problem: "a binary message (opcode 2) is not valid base64", fix: "Store a binary message's bytes as base64")
             var offset = previous
             if let time = item["time"], time != .null {
                 let seconds = try time.double(at: itemPath.key("time"))
@@ -149,10 +149,7 @@ extension HARFormat {
                 // The offset to the microsecond first: a sum near 2e9 s holds no finer.
                 ("time", .number(GramophoneFormat.formatSeconds(start + (message.offset * 1_000_000).rounded() / 1_000_000))),
                 ("opcode", .number(message.kind == .text ? "1" : "2")),
-                (
-                    "data",
-                    .string(message.kind == .text ? String(decoding: message.payload, as: UTF8.self) : message.payload.base64EncodedString())
-                ),
+                ("data", .string(WebSocketCoding.storedPayload(message))),
             ])
         }
         return [
