@@ -57,7 +57,7 @@ extension HARFormat {
             guard opcode == 1 || opcode == 2 else {
                 issues.append(
                     VinylIssue(
-                        place: itemPath.key("opcode").place, problem: "opcode \(opcode) is \(frameName(opcode)), not a text (1) or binary (2) message",
+                        place: itemPath.key("opcode").place, problem: "opcode \(opcode) is \(frameNames[opcode] ?? "not a WebSocket message"), not a text (1) or binary (2) message",
                         served: "the frame is left out of the replay",
                         fix: "Remove the frame; give a close as \"\(conversationEndKey)\": {\"end\": {\"closedBy\": \"server\", \"code\": 1000}} on the entry"))
                 continue
@@ -128,16 +128,8 @@ extension HARFormat {
         return WebSocketConversation(messages: messages, end: end, endOffset: endOffset)
     }
 
-    private static func frameName(_ opcode: Int) -> String {
-        switch opcode {
-        case 0: return "a continuation frame"
-        case 8: return "a close frame"
-        case 9: return "a ping"
-        case 10: return "a pong"
-        case -1: return "Chrome's record of a WebSocket error"
-        default: return "not a WebSocket message"
-        }
-    }
+    /// What the opcodes that are no message are; any other is "not a WebSocket message".
+    private static let frameNames = [0: "a continuation frame", 8: "a close frame", 9: "a ping", 10: "a pong", -1: "Chrome's record of a WebSocket error"]
 
     /// The entry members that hold `conversation`: Chrome's, and the end Chrome has no field for.
     static func encodeConversation(_ conversation: WebSocketConversation, startedDateTime: String) -> [(key: String, value: JSONValue)] {
