@@ -46,7 +46,7 @@ enum BodyCoding {
                         path: path.key("body"), problem: "bodyEncoding is \"\(isBase64 ? "base64" : "text")\" but the body is \(value.kindName)",
                         fix: "Store the body as a \(isBase64 ? "base64 " : "")string")
                 }
-                return isBase64 ? try base64(text, path: path) : Data(text.utf8)
+                return isBase64 ? try base64(text, at: path.key("body")) : Data(text.utf8)
             default:
                 throw StructureError(path: path.key(encodingKey), problem: "unknown body encoding \"\(encoding)\"", fix: "Use \"json\", \"text\" or \"base64\"")
             }
@@ -57,14 +57,14 @@ enum BodyCoding {
         // DVR looked up the exact key "Content-Type" and compared its value as written: a
         // `content-type` was no type to it, `Text/plain` no text.
         guard let mediaType = convention == .dvr ? headers.value(exactlyNamed: "Content-Type") : headers.mediaType else {
-            return convention == .vinyl ? Data(text.utf8) : try base64(text, path: path)
+            return convention == .vinyl ? Data(text.utf8) : try base64(text, at: path.key("body"))
         }
         // Vinyl and DVR decide by the exact type: only `text/*` and `application/json…` hold
         // strings; a vendor `+json` string is base64 (DVR's 401 fixture is one).
         if mediaType.hasPrefix("text/") || mediaType.hasPrefix("application/json") {
             return Data(text.utf8)
         }
-        return try base64(text, path: path)
+        return try base64(text, at: path.key("body"))
     }
 
     /// The bytes `text` holds in base64, nil when it is not base64. Writers wrap long base64
@@ -76,10 +76,12 @@ enum BodyCoding {
         return isWrapped ? Data(base64Encoded: Data(utf8.filter { $0 != 0x0A && $0 != 0x0D })) : Data(base64Encoded: text)
     }
 
-    private static func base64(_ text: String, path: DecodingPath) throws -> Data {
-        guard let data = base64(text) else {
-            throw StructureError(path: path.key("body"), problem: "the body is not valid base64", fix: "Store binary bodies as base64, or set \"bodyEncoding\": \"text\" for plain text")
-        }
+    /// The bytes base64 `text` holds, else a `StructureError` at `path` saying `problem` and `fix` (a body's unless told).
+    static func base64(
+        _ text: String, at path: DecodingPath, problem: String = "the body is not valid base64",
+        fix: String = "Store binary bodies as base64, or set \"bodyEncoding\": \"text\" for plain text"
+    ) throws -> Data {
+        guard let data = base64(text) else { throw StructureError(path: path, problem: problem, fix: fix) }
         return data
     }
 
@@ -89,10 +91,10 @@ enum BodyCoding {
     private static func encode(_ body: Data, headers: Headers, parsed: (value: JSONValue, isCompact: Bool)?) -> (value: JSONValue, encoding: String?)? {
         guard !body.isEmpty else { return nil }
         let mediaType = headers.mediaType
-        let isText = UTF8Validation.isValid(body)
         // Text said to be `textEncoding` where it is UTF-8, else base64 said so.
         func textOrBase64(_ textEncoding: String? = nil) -> (value: JSONValue, encoding: String?) {
-            isText ? (.string(String(decoding: body, as: UTF8.self)), textEncoding) : (.string(body.base64EncodedString()), "base64")
+            let stored = Self.textOrBase64(body)
+            return (.string(stored.string), stored.isText ? textEncoding : "base64")
         }
         if let mediaType, isJSON(mediaType) {
             let compact = parsed ?? (try? JSONParser.parse(body)).map { ($0, Data(JSONWriter.compact($0)) == body) }
@@ -105,8 +107,8 @@ enum BodyCoding {
             return textOrBase64(mediaType.hasPrefix("application/json") ? nil : "text")
         }
         guard let mediaType, !mediaType.hasPrefix("text/") else { return textOrBase64() }
-        if isReadableText(mediaType) && isText {
-            return textOrBase64("text")
+        if isReadableText(mediaType), case let stored = textOrBase64("text"), stored.encoding == "text" {
+            return stored
         }
         // A type such as `application/json-seq` is no JSON type for the writer, but the reader
         // takes any `application/json…` string as text: say base64 there.
@@ -139,6 +141,11 @@ enum BodyCoding {
         if let encoding = stored.encoding { members.append((encodingKey, .string(encoding))) }
         if let layout { members.append((layoutKey, .string(layout))) }
         return members
+    }
+
+    /// `bytes` as the formats store them in a string: the text where it is UTF-8, else base64.
+    static func textOrBase64(_ bytes: Data) -> (string: String, isText: Bool) {
+        UTF8Validation.isValid(bytes) ? (String(decoding: bytes, as: UTF8.self), true) : (bytes.base64EncodedString(), false)
     }
 
     static func isJSON(_ mediaType: String) -> Bool {

@@ -97,12 +97,12 @@ enum DVRFormat {
         guard !body.isEmpty else { return nil }
         if let contentType = headers.value(exactlyNamed: "Content-Type") {
             let mediaType = (contentType.split(separator: ";", maxSplits: 1).first.map(String.init) ?? contentType).trimmingWhitespace().lowercased()
-            let isText = UTF8Validation.isValid(body)
-            if BodyCoding.isJSON(mediaType), isText, let value = try? JSONParser.parse(body), Data(JSONWriter.compact(value)) == body, value.stringValue == nil, value != .null {
+            if BodyCoding.isJSON(mediaType), let value = try? JSONParser.parse(body), Data(JSONWriter.compact(value)) == body, value.stringValue == nil, value != .null {
                 return (value, nil)
             }
             if contentType.hasPrefix("text/") || contentType.hasPrefix("application/json") {
-                return isText ? (.string(String(decoding: body, as: UTF8.self)), nil) : (.string(body.base64EncodedString()), "base64")
+                let stored = BodyCoding.textOrBase64(body)
+                return (.string(stored.string), stored.isText ? nil : "base64")
             }
         }
         return (.string(body.base64EncodedString()), nil)

@@ -57,16 +57,16 @@ extension HARFormat {
             guard opcode == 1 || opcode == 2 else {
                 issues.append(
                     VinylIssue(
-                        place: itemPath.key("opcode").place, problem: "opcode \(opcode) is \(frameName(opcode)), not a text (1) or binary (2) message",
+                        place: itemPath.key("opcode").place, problem: "opcode \(opcode) is \(frameNames[opcode] ?? "not a WebSocket message"), not a text (1) or binary (2) message",
                         served: "the frame is left out of the replay",
                         fix: "Remove the frame; give a close as \"\(conversationEndKey)\": {\"end\": {\"closedBy\": \"server\", \"code\": 1000}} on the entry"))
                 continue
             }
             // Text frames (1) hold UTF-8, binary ones (2) base64.
             let kind: WebSocketMessage.Kind = opcode == 1 ? .text : .binary
-            guard let payload = kind == .text ? Data(data.utf8) : BodyCoding.base64(data) else {
-                throw StructureError(path: itemPath.key("data"), problem: "a binary message (opcode 2) is not valid base64", fix: "Store a binary message's bytes as base64")
-            }
+            let payload =
+                kind == .text
+                ? Data(data.utf8) : try BodyCoding.base64(data, at: itemPath.key("data"), problem: "a binary message (opcode 2) is not valid base64", fix: "Store a binary message's bytes as base64")
             var offset = previous
             if let time = item["time"], time != .null {
                 let seconds = try time.double(at: itemPath.key("time"))
@@ -128,16 +128,8 @@ extension HARFormat {
         return WebSocketConversation(messages: messages, end: end, endOffset: endOffset)
     }
 
-    private static func frameName(_ opcode: Int) -> String {
-        switch opcode {
-        case 0: return "a continuation frame"
-        case 8: return "a close frame"
-        case 9: return "a ping"
-        case 10: return "a pong"
-        case -1: return "Chrome's record of a WebSocket error"
-        default: return "not a WebSocket message"
-        }
-    }
+    /// What the opcodes that are no message are; any other is "not a WebSocket message".
+    private static let frameNames = [0: "a continuation frame", 8: "a close frame", 9: "a ping", 10: "a pong", -1: "Chrome's record of a WebSocket error"]
 
     /// The entry members that hold `conversation`: Chrome's, and the end Chrome has no field for.
     static func encodeConversation(_ conversation: WebSocketConversation, startedDateTime: String) -> [(key: String, value: JSONValue)] {
@@ -149,10 +141,7 @@ extension HARFormat {
                 // The offset to the microsecond first: a sum near 2e9 s holds no finer.
                 ("time", .number(GramophoneFormat.formatSeconds(start + (message.offset * 1_000_000).rounded() / 1_000_000))),
                 ("opcode", .number(message.kind == .text ? "1" : "2")),
-                (
-                    "data",
-                    .string(message.kind == .text ? String(decoding: message.payload, as: UTF8.self) : message.payload.base64EncodedString())
-                ),
+                ("data", .string(WebSocketCoding.storedPayload(message))),
             ])
         }
         return [

@@ -85,8 +85,8 @@ extension HARFormat {
 
     /// A body as `text` where it is UTF-8, else as base64 `text` with `"encoding": "base64"`.
     private static func textMembers(_ body: Data) -> [(key: String, value: JSONValue)] {
-        guard !UTF8Validation.isValid(body) else { return [("text", .string(String(decoding: body, as: UTF8.self)))] }
-        return [("text", .string(body.base64EncodedString())), ("encoding", .string("base64"))]
+        let stored = BodyCoding.textOrBase64(body)
+        return [("text", .string(stored.string))] + (stored.isText ? [] : [("encoding", .string("base64"))])
     }
 
     /// A response's error: Chrome's `_error` text, and Gramophone's `_gramophoneError`, which

@@ -86,11 +86,12 @@ enum HARFormat {
         let mimeType = try object.optionalString("mimeType", at: objectPath)
         let body: Data
         if let text = try object.optionalString("text", at: objectPath) {
-            guard let decoded = try object.optionalString("encoding", at: objectPath) == "base64" ? BodyCoding.base64(text) : Data(text.utf8) else {
-                throw StructureError(
-                    path: objectPath.key("text"), problem: "the body is not valid base64 though \"encoding\" says \"base64\"", fix: "Store the bytes as base64, or drop \"encoding\" for plain text")
-            }
-            body = decoded
+            body =
+                try object.optionalString("encoding", at: objectPath) != "base64"
+                ? Data(text.utf8)
+                : try BodyCoding.base64(
+                    text, at: objectPath.key("text"), problem: "the body is not valid base64 though \"encoding\" says \"base64\"", fix: "Store the bytes as base64, or drop \"encoding\" for plain text"
+                )
         } else {
             body = key == "postData" ? try formBody(object, path: objectPath) : Data()
         }

@@ -45,8 +45,9 @@ enum PropertyListFormat {
                 fields.keys.sorted().flatMap { name -> [(key: String, value: JSONValue)] in
                     switch (fields[name]!, name == "body" && key != "headers") {
                     // UTF-8 as text: it costs a copy, where base64 costs an encoding and a decoding.
-                    case (let body as Data, true) where UTF8Validation.isValid(body): return [(name, .string(String(decoding: body, as: UTF8.self))), (BodyCoding.encodingKey, .string("text"))]
-                    case (let body as Data, true): return [(name, .string(body.base64EncodedString())), (BodyCoding.encodingKey, .string("base64"))]
+                    case (let body as Data, true):
+                        let stored = BodyCoding.textOrBase64(body)
+                        return [(name, .string(stored.string)), (BodyCoding.encodingKey, .string(stored.isText ? "text" : "base64"))]
                     case (let body as String, true): return [(name, .string(body)), (BodyCoding.encodingKey, .string("text"))]
                     case (let field, _): return [(name, json(field, key: name))]
                     }
@@ -74,19 +75,13 @@ enum PropertyListFormat {
 
     private static func encodeTrack(_ track: Track) -> PropertyListWriter.Value {
         var fields: [String: PropertyListWriter.Value] = [:]
-        var request: [String: PropertyListWriter.Value] = [
-            "method": .string(track.request.method),
-            "url": .string(track.request.url.absoluteString),
-            "headers": encodeHeaders(track.request.headers),
-        ]
-        if !track.request.body.isEmpty { request["body"] = .data(track.request.body) }
-        fields["request"] = .dictionary(request)
+        let request = track.request
+        fields["request"] = message(["method": .string(request.method), "url": .string(request.url.absoluteString)], headers: request.headers, body: request.body)
         if let response = track.response {
-            var values: [String: PropertyListWriter.Value] = ["status": .integer(response.status), "headers": encodeHeaders(response.headers)]
-            if !response.body.isEmpty { values["body"] = .data(response.body) }
+            var values: [String: PropertyListWriter.Value] = ["status": .integer(response.status)]
             if let url = response.url { values["url"] = .string(url.absoluteString) }
             if let version = response.httpVersion { values["httpVersion"] = .string(version) }
-            fields["response"] = .dictionary(values)
+            fields["response"] = message(values, headers: response.headers, body: response.body)
         }
         // In place of the response, or beside it when the transfer failed after the response.
         if let failure = track.failure ?? track.response?.failure {
@@ -98,7 +93,11 @@ enum PropertyListFormat {
         return .dictionary(fields)
     }
 
-    private static func encodeHeaders(_ headers: Headers) -> PropertyListWriter.Value {
-        .array(headers.fields.map { .dictionary(["name": .string($0.name), "value": .string($0.value)]) })
+    /// A request's or a response's `fields`, with its headers (a list, so order and repeats survive) and its body, if any.
+    private static func message(_ fields: [String: PropertyListWriter.Value], headers: Headers, body: Data) -> PropertyListWriter.Value {
+        var fields = fields
+        fields["headers"] = .array(headers.fields.map { .dictionary(["name": .string($0.name), "value": .string($0.value)]) })
+        if !body.isEmpty { fields["body"] = .data(body) }
+        return .dictionary(fields)
     }
 }

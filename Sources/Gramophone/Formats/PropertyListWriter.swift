@@ -43,27 +43,9 @@ enum PropertyListWriter {
         case .real(let number):
             element("real", escaping: realText(number), &out)
         case .array(let items):
-            guard !items.isEmpty else {
-                out += "<array/>\n".utf8
-                return
-            }
-            out += "<array>\n".utf8
-            for item in items { write(item, indent: indent + 1, to: &out) }
-            tabs(indent, &out)
-            out += "</array>\n".utf8
+            container("array", items.map { (nil, $0) }, indent: indent, to: &out)
         case .dictionary(let fields):
-            guard !fields.isEmpty else {
-                out += "<dict/>\n".utf8
-                return
-            }
-            out += "<dict>\n".utf8
-            for key in fields.keys.sorted() {
-                tabs(indent + 1, &out)
-                element("key", escaping: key, &out)
-                write(fields[key]!, indent: indent + 1, to: &out)
-            }
-            tabs(indent, &out)
-            out += "</dict>\n".utf8
+            container("dict", fields.keys.sorted().map { ($0, fields[$0]!) }, indent: indent, to: &out)
         case .data(let bytes):
             out += "<data>\n".utf8
             // CF caps the indent of base64 lines at 8 tabs and counts each as 8 columns.
@@ -77,6 +59,24 @@ enum PropertyListWriter {
             tabs(indent, &out)
             out += "</data>\n".utf8
         }
+    }
+
+    /// An array's items or a dictionary's fields (a key before each value), `<tag/>` when there is none.
+    private static func container(_ tag: String, _ entries: [(key: String?, value: Value)], indent: Int, to out: inout [UInt8]) {
+        guard !entries.isEmpty else {
+            out += "<\(tag)/>\n".utf8
+            return
+        }
+        out += "<\(tag)>\n".utf8
+        for (key, value) in entries {
+            if let key {
+                tabs(indent + 1, &out)
+                element("key", escaping: key, &out)
+            }
+            write(value, indent: indent + 1, to: &out)
+        }
+        tabs(indent, &out)
+        out += "</\(tag)>\n".utf8
     }
 
     /// A real as CF writes it, so a file an earlier Gramophone wrote through Foundation does not

@@ -52,12 +52,8 @@ enum StreamCoding {
         let stream = stream.fitted(to: body.count)
         var chunks: [JSONValue] = []
         for (chunk, range) in zip(stream.chunks, stream.ranges) where range.upperBound <= body.count {
-            let piece = body.subdata(in: range)
-            let content: (String, JSONValue) =
-                UTF8Validation.isValid(piece)
-                ? ("text", .string(String(decoding: piece, as: UTF8.self)))
-                : ("base64", .string(piece.base64EncodedString()))
-            chunks.append(.object([("offsetMs", GramophoneFormat.milliseconds(chunk.offset)), content]))
+            let piece = BodyCoding.textOrBase64(body.subdata(in: range))
+            chunks.append(.object([("offsetMs", GramophoneFormat.milliseconds(chunk.offset)), (piece.isText ? "text" : "base64", .string(piece.string))]))
         }
         let end: JSONValue
         switch stream.end {

@@ -55,10 +55,7 @@ enum VCRFormat {
         case .string(let text): return Data(text.utf8)
         case .object:
             if let encoded = try value.optionalString("base64_string", at: path) {
-                guard let data = BodyCoding.base64(encoded) else {
-                    throw StructureError(path: path.key("base64_string"), problem: "not valid base64", fix: "Store the bytes as base64")
-                }
-                return data
+                return try BodyCoding.base64(encoded, at: path.key("base64_string"), problem: "not valid base64", fix: "Store the bytes as base64")
             }
             return Data((try value.optionalString("string", at: path) ?? "").utf8)
         default:

@@ -72,15 +72,17 @@ enum WebSocketCoding {
 
     static func encode(_ conversation: WebSocketConversation) -> JSONValue {
         let messages: [JSONValue] = conversation.messages.map { message in
-            let payload: (String, JSONValue) =
-                message.kind == .text
-                ? ("text", .string(String(decoding: message.payload, as: UTF8.self)))
-                : ("binary", .string(message.payload.base64EncodedString()))
+            let payload: (String, JSONValue) = (message.kind == .text ? "text" : "binary", .string(storedPayload(message)))
             // Keys in sorted order, as every member the format writes: `binary` comes first, `text` last.
             let members: [(key: String, value: JSONValue)] = [("direction", .string(message.direction.rawValue)), ("offsetMs", GramophoneFormat.milliseconds(message.offset))]
             return .object(message.kind == .text ? members + [payload] : [payload] + members)
         }
         return .object([("end", encodeEnd(conversation.end)), ("endOffsetMs", GramophoneFormat.milliseconds(conversation.endOffset)), ("messages", .array(messages))])
+    }
+
+    /// A message's payload as the formats store it: a text frame's text, a binary frame's base64.
+    static func storedPayload(_ message: WebSocketMessage) -> String {
+        message.kind == .text ? String(decoding: message.payload, as: UTF8.self) : message.payload.base64EncodedString()
     }
 
     static func encodeEnd(_ end: WebSocketConversation.End) -> JSONValue {
