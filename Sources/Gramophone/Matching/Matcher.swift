@@ -19,68 +19,59 @@ public struct Matcher: Sendable {
     }
 
     let kind: Kind
-    /// For miss reports, as the matcher is written: `query(ignoring: ts)`, a custom rule's name.
-    let description: String
 
     /// The HTTP method.
-    public static let method = Matcher(kind: .method, description: "method")
+    public static let method = Matcher(kind: .method)
     /// The whole URL (scheme, host, port, path, query in any order; not the fragment).
-    public static let url = Matcher(kind: .url, description: "url")
-    static let scheme = Matcher(kind: .scheme, description: "scheme")
+    public static let url = Matcher(kind: .url)
+    static let scheme = Matcher(kind: .scheme)
     /// The host, ignoring case.
-    public static let host = Matcher(kind: .host, description: "host")
+    public static let host = Matcher(kind: .host)
     /// The port; a URL's default port equals no port.
-    static let port = Matcher(kind: .port, description: "port")
+    static let port = Matcher(kind: .port)
     /// The path, compared exactly (`/users/42` differs from `/users/42/`).
-    public static let path = Matcher(kind: .path, description: "path")
+    public static let path = Matcher(kind: .path)
     /// The query parameters, in any order.
-    public static let query = Matcher.query(ignoring: [])
+    public static let query = Matcher(kind: .query(ignoring: []))
     /// The body, compared the way its content type says: JSON as values (key order, whitespace
     /// and number spelling ignored), `application/x-www-form-urlencoded` as fields in any
     /// order, `multipart/form-data` part by part (name, filename, part type, content; the
     /// boundary ignored), anything else byte for byte.
-    public static let body = Matcher.body(ignoring: [])
+    public static let body = Matcher(kind: .body(BodyComparison()))
     /// The GraphQL operations of a POST JSON body, a batch, or a GET `?query=`: operation name,
     /// the query document (whitespace, commas and comments ignored; a persisted query by its
     /// `sha256Hash`) and the variables as JSON. A request that is not GraphQL compares as `.body`.
-    public static let graphQL = Matcher.graphQL(ignoring: [])
+    public static let graphQL = Matcher(kind: .graphQL(BodyComparison()))
 
     /// The query parameters, in any order, except these (cache-busters, signatures, nonces).
-    public static func query(ignoring names: [String]) -> Matcher {
-        Matcher(kind: .query(ignoring: Set(names)), description: names.isEmpty ? "query" : "query(ignoring: \(Set(names).sorted().joined(separator: ", ")))")
-    }
+    public static func query(ignoring names: [String]) -> Matcher { Matcher(kind: .query(ignoring: Set(names))) }
 
     /// The values of these headers (names in any case; absent equals absent).
-    public static func headers(_ names: String...) -> Matcher { Matcher(kind: .headers(names), description: "headers(\(names.joined(separator: ", ")))") }
+    public static func headers(_ names: String...) -> Matcher { Matcher(kind: .headers(names)) }
 
     /// Every header except these (names in any case): the same names with the same values.
     /// `Content-Length` is the body's to decide, and a multipart `boundary` does not count.
     public static func allHeaders(excluding names: [String] = []) -> Matcher {
-        let named = Set(names.map { $0.lowercased() }).subtracting(["content-length"]).sorted()
-        return Matcher(
-            kind: .allHeaders(excluding: Set(named).union(["content-length"])),
-            description: named.isEmpty ? "allHeaders" : "allHeaders(excluding: \(named.joined(separator: ", ")))")
+        Matcher(kind: .allHeaders(excluding: Set(names.map { $0.lowercased() }).union(["content-length"])))
     }
 
     /// `.body` leaving out what varies between runs: JSON key paths (`meta.requestId`,
     /// `items[].timestamp`, where `[]` is every element), form field names and multipart part
     /// names. `ignoringArrayOrder` compares JSON arrays as multisets.
     public static func body(ignoring paths: [String] = [], ignoringArrayOrder: Bool = false) -> Matcher {
-        let comparison = BodyComparison(ignoring: paths, ignoringArrayOrder: ignoringArrayOrder)
-        return Matcher(kind: .body(comparison), description: "body" + comparison.summary)
+        Matcher(kind: .body(BodyComparison(ignoring: paths, ignoringArrayOrder: ignoringArrayOrder)))
     }
 
     /// `.graphQL` leaving these paths out of the variables (`input.clientMutationId`), and
     /// with JSON arrays in any order if asked.
     public static func graphQL(ignoring paths: [String], ignoringArrayOrder: Bool = false) -> Matcher {
-        let comparison = BodyComparison(ignoring: paths, ignoringArrayOrder: ignoringArrayOrder)
-        return Matcher(kind: .graphQL(comparison), description: "graphQL" + comparison.summary)
+        Matcher(kind: .graphQL(BodyComparison(ignoring: paths, ignoringArrayOrder: ignoringArrayOrder)))
     }
 
     /// Any rule of your own. `name` appears in miss reports.
     /// The closure gets the live request first, then the recorded one.
     public static func custom(_ name: String, _ matches: @escaping @Sendable (_ live: Track.Request, _ recorded: Track.Request) -> Bool) -> Matcher {
-        Matcher(kind: .custom(name, matches), description: name)
+        Matcher(kind: .custom(name, matches))
     }
 
     /// Whether this matcher compares bodies (a custom rule may).
@@ -88,6 +79,27 @@ public struct Matcher: Sendable {
         switch kind {
         case .body, .graphQL, .custom: return true
         default: return false
+        }
+    }
+
+    /// For miss reports.
+    var description: String {
+        switch kind {
+        case .method: return "method"
+        case .url: return "url"
+        case .scheme: return "scheme"
+        case .host: return "host"
+        case .port: return "port"
+        case .path: return "path"
+        case .query(let ignoring):
+            return ignoring.isEmpty ? "query" : "query(ignoring: \(ignoring.sorted().joined(separator: ", ")))"
+        case .headers(let names): return "headers(\(names.joined(separator: ", ")))"
+        case .allHeaders(let excluding):
+            let named = excluding.subtracting(["content-length"]).sorted()
+            return named.isEmpty ? "allHeaders" : "allHeaders(excluding: \(named.joined(separator: ", ")))"
+        case .body(let comparison): return "body" + comparison.summary
+        case .graphQL(let comparison): return "graphQL" + comparison.summary
+        case .custom(let name, _): return name
         }
     }
 
