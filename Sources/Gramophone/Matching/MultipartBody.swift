@@ -19,13 +19,10 @@ struct MultipartBody: Sendable, Hashable {
         guard let type = headers.mediaType, type.hasPrefix("multipart/") else { return nil }
         let bytes = Array(body)
         let declared = Self.boundary(headers["Content-Type"] ?? "")
-        if let declared, let parts = Self.parts(bytes, boundary: Array(declared.utf8)) {
-            self.parts = parts
-        } else if let used = Self.sniffedBoundary(body), used != declared, let parts = Self.parts(bytes, boundary: Array(used.utf8)) {
-            self.parts = parts
-        } else {
-            return nil
-        }
+        // The declared boundary first, then the one the body opens with, each tried once.
+        let boundaries = [{ declared }, { Self.sniffedBoundary(body).flatMap { $0 == declared ? nil : $0 } }].lazy.compactMap { $0() }
+        guard let parts = boundaries.compactMap({ Self.parts(bytes, boundary: Array($0.utf8)) }).first else { return nil }
+        self.parts = parts
     }
 
     /// The `boundary` parameter, quoted or not.
