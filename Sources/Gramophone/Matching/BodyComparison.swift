@@ -148,12 +148,9 @@ struct BodyComparison: Sendable, Hashable {
     }
 
     private func formDifferences(_ a: [FormField], _ b: [FormField]) -> [String] {
-        var lines: [String] = [], ignored: [String] = []
-        for (name, x, y) in Self.differingValues(a, b) {
-            if names.contains(name) { ignored.append("body form field \"\(name)\": ignored"); continue }
-            lines.append("body form field \"\(name)\": \(Self.showValues(x)) vs \(Self.showValues(y))")
-        }
-        return lines + ignored
+        let differing = Self.differingValues(a, b)
+        return differing.filter { !names.contains($0.name) }.map { "body form field \"\($0.name)\": \(Self.showValues($0.a)) vs \(Self.showValues($0.b))" }
+            + differing.filter { names.contains($0.name) }.map { "body form field \"\($0.name)\": ignored" }
     }
 
     /// The names whose values differ between two lists of form fields or query parameters, in

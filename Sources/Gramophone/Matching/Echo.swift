@@ -184,12 +184,10 @@ struct EventStreamRewrite {
     /// (inside a rewritten event, as far into it as before, at most its new end).
     func chunks(of stream: TrackStream) -> TrackStream {
         var moved = stream
-        var oldEnd = 0
         var previousNew = 0
         var chunks: [TrackStream.Chunk] = []
-        for chunk in stream.chunks {
-            oldEnd += chunk.length
-            let newEnd = newPosition(of: oldEnd)
+        for (chunk, range) in zip(stream.chunks, stream.ranges) {
+            let newEnd = newPosition(of: range.upperBound)
             if newEnd > previousNew { chunks.append(TrackStream.Chunk(offset: chunk.offset, length: newEnd - previousNew)) }
             previousNew = max(previousNew, newEnd)
         }

@@ -30,11 +30,6 @@ struct JSONComparison: Sendable, Hashable {
         return steps
     }
 
-    /// The value with every ignored path removed.
-    func pruned(_ value: JSONValue) -> JSONValue {
-        ignoring.reduce(value) { Self.rewriting($1[...], in: $0) { _ in nil } ?? $0 }
-    }
-
     /// `value` with each place at `path` (in document order) replaced by what `change` makes of
     /// it, nil removing it: a member goes, and `items[]` alone leaves the array, emptied (its
     /// contents ignored, not its presence). Echoes write with it, `ignoring:` removes with it.
@@ -57,10 +52,11 @@ struct JSONComparison: Sendable, Hashable {
         }
     }
 
-    /// One text per value up to key order, number spelling and (if asked) array order.
+    /// One text per value up to key order, number spelling and (if asked) array order, with
+    /// every ignored path removed first.
     func canonicalText(_ value: JSONValue) -> String {
         var text = ""
-        write(pruned(value), to: &text)
+        write(ignoring.reduce(value) { Self.rewriting($1[...], in: $0) { _ in nil } ?? $0 }, to: &text)
         return text
     }
 

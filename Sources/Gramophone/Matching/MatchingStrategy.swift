@@ -101,17 +101,13 @@ public struct MatchingStrategy: Sendable, ExpressibleByArrayLiteral {
     /// For miss reports.
     var description: String {
         let echoing = echoes.isEmpty ? "" : "; echoing " + echoes.map(\.description).joined(separator: ", ")
-        return modeDescription + echoing
-    }
-
-    private var modeDescription: String {
         switch mode {
         case .attributes(let matchers, let playOnce):
-            return matchers.map(\.description).joined(separator: ", ") + (playOnce ? " (each track plays once)" : "")
+            return matchers.map(\.description).joined(separator: ", ") + (playOnce ? " (each track plays once)" : "") + echoing
         case .trackOrder(let checking):
-            return "track order" + (checking.isEmpty ? "" : ", checking " + checking.map(\.description).joined(separator: ", "))
+            return "track order" + (checking.isEmpty ? "" : ", checking " + checking.map(\.description).joined(separator: ", ")) + echoing
         case .dvr(let dvr):
-            return dvr.description
+            return dvr.description + echoing
         }
     }
 }

@@ -115,11 +115,7 @@ public struct MissReport: Sendable, Equatable, CustomStringConvertible {
         of recorded: Track.Request, _ recordedParts: RequestParts, against live: Track.Request, _ liveParts: RequestParts,
         judges: [(matcher: Matcher, weight: Int)]
     ) -> Int {
-        var score = 0
-        for judge in judges where judge.matcher.matches(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) {
-            score += judge.weight
-        }
-        return score
+        judges.reduce(0) { $1.matcher.matches(live: live, liveParts: liveParts, recorded: recorded, recordedParts: recordedParts) ? $0 + $1.weight : $0 }
     }
 
     /// The nearest track by judging every one: the highest score, the first of equals.

@@ -19,13 +19,10 @@ struct MultipartBody: Sendable, Hashable {
         guard let type = headers.mediaType, type.hasPrefix("multipart/") else { return nil }
         let bytes = Array(body)
         let declared = Self.boundary(headers["Content-Type"] ?? "")
-        if let declared, let parts = Self.parts(bytes, boundary: Array(declared.utf8)) {
-            self.parts = parts
-        } else if let used = Self.sniffedBoundary(body), used != declared, let parts = Self.parts(bytes, boundary: Array(used.utf8)) {
-            self.parts = parts
-        } else {
-            return nil
-        }
+        // The declared boundary first, then the one the body opens with, each tried once.
+        let boundaries = [{ declared }, { Self.sniffedBoundary(body).flatMap { $0 == declared ? nil : $0 } }].lazy.compactMap { $0() }
+        guard let parts = boundaries.compactMap({ Self.parts(bytes, boundary: Array($0.utf8)) }).first else { return nil }
+        self.parts = parts
     }
 
     /// The `boundary` parameter, quoted or not.
@@ -44,7 +41,7 @@ struct MultipartBody: Sendable, Hashable {
         let dash: [UInt8] = [0x2D, 0x2D]
         let delimiter = dash + boundary
         // The first delimiter may open the body; later ones follow a line break.
-        guard var start = find(delimiter, in: bytes, from: 0) else { return nil }
+        guard var start = bytes.firstRange(of: delimiter)?.lowerBound else { return nil }
         var parts: [Part] = []
         while true {
             var position = start + delimiter.count
@@ -52,7 +49,7 @@ struct MultipartBody: Sendable, Hashable {
             // Transport padding, then the line break that ends the delimiter line.
             while position < bytes.count, bytes[position] == 0x20 || bytes[position] == 0x09 { position += 1 }
             position = skipLineBreak(bytes, position)
-            guard let next = find([0x0D, 0x0A] + delimiter, in: bytes, from: position) ?? find([0x0A] + delimiter, in: bytes, from: position) else {
+            guard let next = lineBreaks.lazy.compactMap({ bytes[position...].firstRange(of: $0 + delimiter)?.lowerBound }).first else {
                 return nil  // a body cut short is not multipart: compare it byte for byte
             }
             guard let part = part(bytes[position..<next]) else { return nil }
@@ -65,7 +62,7 @@ struct MultipartBody: Sendable, Hashable {
         // Headers end at the first empty line; a part with no headers starts with one.
         let bounds =
             lineBreaks.first { slice.starts(with: $0) }.map { (slice.startIndex, slice.startIndex + $0.count) }
-            ?? lineBreaks.lazy.compactMap { lineBreak in find(lineBreak + lineBreak, in: slice, from: slice.startIndex).map { ($0, $0 + 2 * lineBreak.count) } }.first
+            ?? lineBreaks.lazy.compactMap { lineBreak in slice.firstRange(of: lineBreak + lineBreak).map { ($0.lowerBound, $0.upperBound) } }.first
         guard let (headerEnd, contentStart) = bounds else { return nil }
         var headers = Headers()
         for line in String(decoding: slice[slice.startIndex..<headerEnd], as: UTF8.self).split(whereSeparator: \.isNewline) {
@@ -114,20 +111,5 @@ struct MultipartBody: Sendable, Hashable {
 
     private static func skipLineBreak(_ bytes: [UInt8], _ position: Int) -> Int {
         position + (lineBreaks.first { bytes[position...].starts(with: $0) }?.count ?? 0)
-    }
-
-    private static func find<C: RandomAccessCollection<UInt8>>(_ needle: [UInt8], in haystack: C, from start: C.Index) -> C.Index? where C.Index == Int {
-        guard !needle.isEmpty, haystack.endIndex - start >= needle.count else { return nil }
-        var index = start
-        let last = haystack.endIndex - needle.count
-        while index <= last {
-            if haystack[index] == needle[0] {
-                var offset = 1
-                while offset < needle.count, haystack[index + offset] == needle[offset] { offset += 1 }
-                if offset == needle.count { return index }
-            }
-            index += 1
-        }
-        return nil
     }
 }

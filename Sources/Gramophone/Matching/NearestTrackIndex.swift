@@ -20,6 +20,12 @@ struct NearestTrackIndex: Sendable {
         var port, effectivePort: Int32
         /// `.url` tells `?` from no query; `queryText` does not.
         var queryIsEmpty: Bool
+
+        /// `parts` with each text and port given its number by `text` and `port`.
+        init(_ parts: RequestParts, text: (String) -> Int32, port: (Int?) -> Int32) {
+            (method, scheme, host, path, query) = (text(parts.method), text(parts.scheme), text(parts.host), text(parts.path), text(parts.queryText))
+            (self.port, effectivePort, queryIsEmpty) = (port(parts.port), port(parts.effectivePort), parts.query.isEmpty)
+        }
     }
 
     /// The method, host and path a group of tracks shares; `path` -1 (no path's number) for
@@ -49,10 +55,7 @@ struct NearestTrackIndex: Sendable {
     /// Adds the next track (a newly recorded one) at the end.
     mutating func append(_ parts: RequestParts) {
         let position = Int32(rows.count)
-        let row = Row(
-            method: number(parts.method), scheme: number(parts.scheme), host: number(parts.host), path: number(parts.path),
-            query: number(parts.queryText), port: number(parts.port), effectivePort: number(parts.effectivePort),
-            queryIsEmpty: parts.query.isEmpty)
+        let row = Row(parts, text: { Self.number($0, in: &texts) }, port: { Self.number($0, in: &ports) })
         rows.append(row)
         plain.append(parts.hasPlainAuthority)
         guard parts.hasPlainAuthority else {
@@ -63,23 +66,11 @@ struct NearestTrackIndex: Sendable {
         byMethodHostPath[Place(method: row.method, host: row.host, path: row.path), default: []].append(position)
     }
 
-    private mutating func number(_ text: String) -> Int32 { Self.number(text, in: &texts) }
-
-    private mutating func number(_ port: Int?) -> Int32 { Self.number(port, in: &ports) }
-
     /// The number of `key` in `table`, the next one if it has none yet.
     private static func number<Key: Hashable>(_ key: Key, in table: inout [Key: Int32]) -> Int32 {
         if let known = table[key] { return known }
         table[key] = Int32(table.count)
         return Int32(table.count - 1)
-    }
-
-    /// The live request's row; a part no track has gets -1, which equals nothing.
-    private func row(of live: RequestParts) -> Row {
-        Row(
-            method: texts[live.method] ?? -1, scheme: texts[live.scheme] ?? -1, host: texts[live.host] ?? -1, path: texts[live.path] ?? -1,
-            query: texts[live.queryText] ?? -1, port: ports[live.port] ?? -1, effectivePort: ports[live.effectivePort] ?? -1,
-            queryIsEmpty: live.query.isEmpty)
     }
 
     /// The tracks sharing the method, host and path of the track at `position`, itself included,
@@ -126,11 +117,13 @@ struct NearestTrackIndex: Sendable {
         guard liveParts.hasPlainAuthority else {
             return MissReport.nearestByScan(to: live, parts: liveParts, in: tracks, parts: parts, judges: judges)
         }
+        // A part no track has gets -1, which equals nothing.
+        let liveRow = Row(liveParts, text: { texts[$0] ?? -1 }, port: { ports[$0] ?? -1 })
         let ranking = Ranking(
-            index: self, live: live, liveParts: liveParts, liveRow: row(of: liveParts), tracks: tracks, parts: parts,
+            index: self, live: live, liveParts: liveParts, liveRow: liveRow, tracks: tracks, parts: parts,
             judges: judges, weights: Weights(judges))
         let plainCount = rows.count - odd.count
-        let (liveRow, weights) = (ranking.liveRow, ranking.weights)
+        let weights = ranking.weights
         // Narrowest first; a tier is enough when no track outside it could rank higher. Such a
         // track differs in a part the tier shares and loses that part's weight, and for host
         // and path the URL's too (two plain URLs with different hosts or paths differ).

@@ -58,17 +58,6 @@ struct TrackStream: Sendable, Hashable {
         }
     }
 
-    /// A stream of `pieces` arriving `interval` seconds apart, the first at once.
-    init(pieces: [Int], interval: TimeInterval) {
-        chunks = pieces.enumerated().map { Chunk(offset: TimeInterval($0.offset) * max(0, interval), length: $0.element) }
-        end = .finished
-    }
-
-    init(chunks: [Chunk], end: End) {
-        self.chunks = chunks
-        self.end = end
-    }
-
     /// "12 chunks over 480 ms, stopped by sentinel [DONE]", as `gramophone inspect` shows it.
     var summary: String {
         let span = Int(((chunks.last?.offset ?? 0) * 1000).rounded())
@@ -92,5 +81,13 @@ struct TrackStream: Sendable, Hashable {
         case .cancelled: return Track.Failure(.cancelled)
         case .finished, .stopped: return nil
         }
+    }
+}
+
+extension TrackStream {
+    /// A stream of `pieces` arriving `interval` seconds apart, the first at once (an extension,
+    /// so the memberwise `init(chunks:end:)` stays).
+    init(pieces: [Int], interval: TimeInterval) {
+        self.init(chunks: pieces.enumerated().map { Chunk(offset: TimeInterval($0.offset) * max(0, interval), length: $0.element) }, end: .finished)
     }
 }

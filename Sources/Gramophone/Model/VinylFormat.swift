@@ -17,15 +17,7 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
     case plist
 
     /// The format's name, as the CLI takes it.
-    public var description: String {
-        switch self {
-        case .gramophone: return "gramophone"
-        case .dvr: return "dvr"
-        case .har: return "har"
-        case .vcr: return "vcr"
-        case .plist: return "plist"
-        }
-    }
+    public var description: String { names.name }
 
     /// Whether `Vinyl.encoded(as:)` can write this format.
     package var isWritable: Bool { self != .vcr }
@@ -37,14 +29,11 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
     /// place for a WebSocket conversation (HAR keeps it as Chrome's `_webSocketMessages`).
     package func canHold(_ vinyl: Vinyl) -> Bool {
         let holdsConversations = self == .gramophone || self == .har
-        switch self {
-        case .vcr: return false
-        case .gramophone, .plist, .dvr, .har:
-            return !vinyl.tracks.contains { track in
+        return self != .vcr
+            && !vinyl.tracks.contains { track in
                 guard case .response(let response) = track.outcome else { return false }
                 return (response.stream.map { !holds($0) } ?? false) || (response.conversation != nil && !holdsConversations)
             }
-        }
     }
 
     private func holds(_ stream: TrackStream) -> Bool {
@@ -56,22 +45,19 @@ public enum VinylFormat: Sendable, CaseIterable, CustomStringConvertible {
     }
 
     /// The format as a report names a file of it: `a DVR cassette`.
-    package var article: String {
-        switch self {
-        case .gramophone: return "a Gramophone vinyl"
-        case .dvr: return "a DVR cassette"
-        case .har: return "a HAR file"
-        case .vcr: return "a VCR cassette"
-        case .plist: return "a property-list vinyl"
-        }
-    }
+    package var article: String { names.article }
 
     /// The extension files of this format usually carry.
-    package var fileExtension: String {
+    package var fileExtension: String { names.fileExtension }
+
+    /// How the CLI, reports and file names call the format, one row per format.
+    private var names: (name: String, article: String, fileExtension: String) {
         switch self {
-        case .gramophone, .dvr, .vcr: return "json"
-        case .har: return "har"
-        case .plist: return "plist"
+        case .gramophone: return ("gramophone", "a Gramophone vinyl", "json")
+        case .dvr: return ("dvr", "a DVR cassette", "json")
+        case .har: return ("har", "a HAR file", "har")
+        case .vcr: return ("vcr", "a VCR cassette", "json")
+        case .plist: return ("plist", "a property-list vinyl", "plist")
         }
     }
 

@@ -61,9 +61,8 @@ public struct WebSocketConversation: Sendable, Hashable {
     /// "12 messages (5 sent, 7 received) over 480 ms, closed by the server with 1000", as
     /// `gramophone inspect` shows it.
     package var summary: String {
-        let sentCount = messages.lazy.filter { $0.direction == .sent }.count
         let span = Int((endOffset * 1000).rounded())
-        let count = messages.count
+        let (count, sentCount) = (messages.count, sent.count)
         return "\(count) message\(count == 1 ? "" : "s") (\(sentCount) sent, \(count - sentCount) received) over \(span) ms, \(end.summary)"
     }
 }
