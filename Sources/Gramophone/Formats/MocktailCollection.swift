@@ -1,9 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// A folder of Mocktail `.tail` files, answering requests the way Mocktail does.
 ///
 /// ```swift
@@ -63,10 +59,5 @@ package struct MocktailCollection: Sendable {
     /// The response for `request`, placeholders filled; nil when no stub matches.
     package func response(for request: Track.Request) -> Track.Response? {
         stub(method: request.method, url: request.url)?.response(values: values, for: request.url)
-    }
-
-    /// The response for `request`, placeholders filled; nil when no stub matches or it has no URL.
-    package func response(for request: URLRequest) -> Track.Response? {
-        request.url.flatMap { response(for: Track.Request(method: request.httpMethod ?? "GET", url: $0)) }
     }
 }

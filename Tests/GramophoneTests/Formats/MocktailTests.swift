@@ -71,7 +71,7 @@ import FoundationNetworking
     @Test func urlRequestsAreAnsweredToo() throws {
         var request = URLRequest(url: try #require(URL(string: "https://api.example.com/users")))
         request.httpMethod = "POST"
-        let response = try #require(try Self.collection().response(for: request))
+        let response = try #require(try Self.collection().response(for: Track.Request(request)))
         #expect(response.body == Data(#"{"created": true}"#.utf8) + Data("\n".utf8))
         #expect(response.url == request.url)
     }
