@@ -53,17 +53,12 @@ enum ConversationListing {
         switch message.content {
         case .text(let text):
             var shown = ""
+            // "\r\n" is one Character.
+            let escapes: [Character: String] = ["\r\n": "\\r\\n", "\n": "\\n", "\r": "\\r", "\t": "\\t"]
             for character in text.prefix(previewLength) {
-                switch character {
-                // "\r\n" is one Character.
-                case "\r\n": shown += "\\r\\n"
-                case "\n": shown += "\\n"
-                case "\r": shown += "\\r"
-                case "\t": shown += "\\t"
-                default:
-                    let control = character.unicodeScalars.first.map { $0.properties.generalCategory == .control } ?? false
-                    shown += control ? "\\u{\(String(character.unicodeScalars.first?.value ?? 0, radix: 16))}" : String(character)
-                }
+                let scalar = character.unicodeScalars.first
+                let control = scalar?.properties.generalCategory == .control
+                shown += escapes[character] ?? (control ? "\\u{\(String(scalar?.value ?? 0, radix: 16))}" : String(character))
             }
             return text.count > previewLength ? shown + "…" : shown
         case .binary(let data):

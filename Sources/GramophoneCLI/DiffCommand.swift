@@ -29,14 +29,7 @@ enum DiffCommand: Command {
     static func run(_ arguments: Arguments) throws(UsageError) -> ExitCode {
         guard arguments.positional.count == 2 else { throw UsageError("diff needs two files, A and B") }
         let (pathA, pathB) = (arguments.positional[0], arguments.positional[1])
-        let a: Vinyl, b: Vinyl
-        do {
-            a = try FileInput.vinyl(pathA).0
-            b = try FileInput.vinyl(pathB).0
-        } catch {
-            Output.err("error: \(error)")
-            return .failure
-        }
+        guard let a = FileInput.vinyl(pathA)?.0, let b = FileInput.vinyl(pathB)?.0 else { return .failure }
         let diff = RecordingDiff(a, b)
         Output.out(arguments.flags.contains("json") ? json(diff, pathA, pathB) : text(diff, a, b, pathA, pathB))
         return diff.isIdentical ? .success : .failure
@@ -56,11 +49,9 @@ enum DiffCommand: Command {
         for index in diff.onlyInA { lines.append("  only in A: #\(index) \(a.tracks[index].request.method) \(a.tracks[index].request.url.absoluteString)") }
         for index in diff.onlyInB { lines.append("  only in B: #\(index) \(b.tracks[index].request.method) \(b.tracks[index].request.url.absoluteString)") }
         lines.append("matching: \(diff.matching)")
-        let unignorable = diff.unignorable
-        if !unignorable.isEmpty || !diff.onlyInB.isEmpty {
-            lines.append(
-                "not enough: \(unignorable.count + diff.onlyInB.count) difference\(unignorable.count + diff.onlyInB.count == 1 ? "" : "s") no ignoring can remove (a different operation, body or request); re-record B's flow or add tracks"
-            )
+        let notEnough = diff.unignorable.count + diff.onlyInB.count
+        if notEnough > 0 {
+            lines.append("not enough: \(notEnough) difference\(notEnough == 1 ? "" : "s") no ignoring can remove (a different operation, body or request); re-record B's flow or add tracks")
         }
         return lines.joined(separator: "\n")
     }

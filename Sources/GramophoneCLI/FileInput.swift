@@ -23,9 +23,15 @@ enum FileInput {
         return (data, try VinylFormat.detect(data: data, fileExtension: url.pathExtension, file: path), url.deletingPathExtension().lastPathComponent)
     }
 
-    /// The vinyl in the file at `path`, in the format its extension and content say, with that format.
-    static func vinyl(_ path: String) throws -> (Vinyl, VinylFormat) {
-        let (data, format, name) = try detect(path)
-        return (try Vinyl(data: data, name: name, format: format, file: path), format)
+    /// The vinyl in the file at `path`, in the format its extension and content say, with that
+    /// format; nil once the error that it could not be read went to stderr.
+    static func vinyl(_ path: String) -> (Vinyl, VinylFormat)? {
+        do {
+            let (data, format, name) = try detect(path)
+            return (try Vinyl(data: data, name: name, format: format, file: path), format)
+        } catch {
+            Output.err("error: \(error)")
+            return nil
+        }
     }
 }

@@ -73,14 +73,9 @@ enum InspectCommand: Command {
 
     /// Prints one file's tracks; false when it could not be read (the error went to stderr).
     static func inspect(file path: String, json asJSON: Bool, messages: Bool = false) -> Bool {
-        do {
-            let (vinyl, format) = try FileInput.vinyl(path)
-            Output.out(asJSON ? json(vinyl, file: path, format: format) : table(vinyl, file: path, format: format, messages: messages))
-            return true
-        } catch {
-            Output.err("error: \(error)")
-            return false
-        }
+        guard case let (vinyl, format)? = FileInput.vinyl(path) else { return false }
+        Output.out(asJSON ? json(vinyl, file: path, format: format) : table(vinyl, file: path, format: format, messages: messages))
+        return true
     }
 
     /// The vinyl files in `folder` and its subfolders (a `Vinyls` folder keeps a suite's vinyls
@@ -143,7 +138,9 @@ enum InspectCommand: Command {
                 line += column == 0 ? "" : "  "
                 line += rightAligned.contains(column) ? padding + cell : (column == row.count - 1 ? cell : cell + padding)
             }
-            return line.trimmingSuffixSpaces()
+            // Without the spaces a last, empty column leaves at its end.
+            while line.hasSuffix(" ") { line.removeLast() }
+            return line
         }
     }
 
@@ -185,14 +182,5 @@ enum InspectCommand: Command {
             ]
         }
         return Output.json(["file": folder, "format": "mocktail", "stubs": stubs])
-    }
-}
-
-extension String {
-    /// The string without the spaces a last, empty column leaves at its end.
-    fileprivate func trimmingSuffixSpaces() -> String {
-        var text = self
-        while text.hasSuffix(" ") { text.removeLast() }
-        return text
     }
 }

@@ -37,20 +37,18 @@ enum LintCommand: Command {
     static let operand: String? = "FILE"
 
     static func run(_ arguments: Arguments) throws(UsageError) -> ExitCode {
-        var maxAge: TimeInterval?
-        if let text = arguments.options["max-age"] {
+        let maxAge = try arguments.options["max-age"].map { text throws(UsageError) in
             guard let age = parseAge(text) else { throw UsageError("--max-age needs a number and a unit, d (days) or h (hours), such as 90d or 36h; got '\(text)'") }
-            maxAge = age
+            return (seconds: age, text: text)
         }
-        var replay: VinylLint.Replay?
-        if let text = arguments.options["matching"] {
+        let replay = try arguments.options["matching"].map { text throws(UsageError) in
             guard let chosen = VinylLint.Replay(rawValue: text) else { throw UsageError("--matching is default or dvr; got '\(text)'") }
-            replay = chosen
+            return chosen
         }
         var total = 0
         var filesWithProblems = 0
         for path in arguments.positional {
-            let problems = check(path, maxAge: maxAge.map { ($0, arguments.options["max-age"] ?? "") }, replay: replay)
+            let problems = check(path, maxAge: maxAge, replay: replay)
             if problems.isEmpty {
                 if !arguments.flags.contains("quiet") { Output.out("\(path): ok") }
                 continue

@@ -76,11 +76,7 @@ enum VerifyCommand: Command {
         var uncheckedVinyl = false
         var totals = (checked: 0, drifted: 0, failed: 0, skipped: 0)
         for path in arguments.positional {
-            let vinyl: Vinyl, format: VinylFormat
-            do {
-                (vinyl, format) = try FileInput.vinyl(path)
-            } catch {
-                Output.err("error: \(error)")
+            guard case let (vinyl, format)? = FileInput.vinyl(path) else {
                 failed = true
                 continue
             }
@@ -119,8 +115,7 @@ enum VerifyCommand: Command {
 
     /// `3 tracks skipped (unsafe methods: POST ×3); --include-unsafe sends them (they may …)`.
     private static func unsafeNote(_ report: DriftReport, of vinyl: Vinyl) -> String {
-        var methods: [String: Int] = [:]
-        for index in report.skipped where vinyl.tracks.indices.contains(index) { methods[vinyl.tracks[index].request.method, default: 0] += 1 }
+        let methods = Dictionary(report.skipped.filter(vinyl.tracks.indices.contains).map { (vinyl.tracks[$0].request.method, 1) }, uniquingKeysWith: +)
         let counted = methods.sorted { $0.key < $1.key }.map { "\($0.key) ×\($0.value)" }.joined(separator: ", ")
         let count = report.skipped.count
         return "\(count) track\(count == 1 ? "" : "s") skipped (unsafe method\(count == 1 ? "" : "s"): \(counted)); "

@@ -95,16 +95,11 @@ public struct TestVinyl: Sendable {
         } catch {
             problems.append(.notSaved(error, name: name))
         }
-        let reported = (thrown as? TurntableError)?.missReport?.description
-        var skippedReported = false
         let playback = turntable.playback
-        for report in playback.missReports {
-            if !skippedReported, report.description == reported {
-                skippedReported = true
-                continue
-            }
-            problems.append(.miss(report))
-        }
+        var misses = playback.missReports
+        let reported = (thrown as? TurntableError)?.missReport?.description
+        if let index = misses.firstIndex(where: { $0.description == reported }) { misses.remove(at: index) }
+        problems += misses.map(VinylProblem.miss)
         if configuration.allTracksMustPlay == true, !playback.allPlayed {
             problems.append(.unplayed(playback.unplayedTracks, unfinished: playback.unfinishedConversations, of: turntable.vinyl, file: file.path))
         }

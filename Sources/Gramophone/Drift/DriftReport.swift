@@ -12,13 +12,6 @@ package struct DriftChange: Sendable, Hashable, CustomStringConvertible {
     /// What the live response has there; nil when it removed the place.
     package var live: String?
 
-    /// A change at `place` from `recorded` to `live` (nil: absent on that side).
-    package init(place: String, recorded: String?, live: String?) {
-        self.place = place
-        self.recorded = recorded
-        self.live = live
-    }
-
     /// `place: recorded → live`, `place: removed` or `place: added (kind)`.
     package var description: String {
         switch (recorded, live) {

@@ -43,10 +43,8 @@ enum ResponseShape {
             compare(Shape(before), Shape(after), place: "body", into: &changes)
             if comparingValues { compareValues(before, after, place: "body", into: &changes) }
             return changes
-        case (.some, nil) where !live.body.isEmpty:
-            return [DriftChange(place: "body", recorded: "JSON", live: "not JSON")]
-        case (nil, .some) where !recorded.body.isEmpty:
-            return [DriftChange(place: "body", recorded: "not JSON", live: "JSON")]
+        case (.some, nil) where !live.body.isEmpty, (nil, .some) where !recorded.body.isEmpty:
+            return [DriftChange(place: "body", recorded: jsonOrNot(before), live: jsonOrNot(after))]
         default:
             guard comparingValues, recorded.body != live.body else { return [] }
             return [DriftChange(place: "body", recorded: "\(recorded.body.count) bytes", live: "\(live.body.count) other bytes")]
@@ -140,9 +138,7 @@ enum ResponseShape {
                     changes.append(DriftChange(place: path, recorded: member.value.name, live: nil))
                 }
             }
-            for member in after where !before.contains(where: { $0.key == member.key }) {
-                changes.append(DriftChange(place: place + "." + member.key, recorded: nil, live: member.value.name))
-            }
+            changes += after.filter { member in !before.contains { $0.key == member.key } }.map { DriftChange(place: place + "." + $0.key, recorded: nil, live: $0.value.name) }
         case let (.array(before), .array(after)):
             guard let before, let after else { return }
             compare(before, after, place: place + "[]", into: &changes)
@@ -179,6 +175,8 @@ enum ResponseShape {
 
     private static func elements(_ count: Int) -> String { "\(count) element\(count == 1 ? "" : "s")" }
 
+    private static func jsonOrNot(_ value: Any?) -> String { value == nil ? "not JSON" : "JSON" }
+
     // MARK: Event streams
 
     /// A `text/event-stream` body's event names, in order of first appearance, and each
@@ -213,19 +211,13 @@ enum ResponseShape {
     }
 
     private static func eventChanges(from recorded: EventShape, to live: EventShape, comparingValues: Bool) -> [DriftChange] {
-        var changes: [DriftChange] = []
-        for name in recorded.names where !live.names.contains(name) {
-            changes.append(DriftChange(place: "events.\(name)", recorded: "present", live: nil))
-        }
-        for name in live.names where !recorded.names.contains(name) {
-            changes.append(DriftChange(place: "events.\(name)", recorded: nil, live: "present"))
-        }
+        var changes = recorded.names.filter { !live.names.contains($0) }.map { DriftChange(place: "events.\($0)", recorded: "present", live: nil) }
+        changes += live.names.filter { !recorded.names.contains($0) }.map { DriftChange(place: "events.\($0)", recorded: nil, live: "present") }
         for name in recorded.names where live.names.contains(name) {
             let place = "events.\(name).data"
             switch (recorded.data[name], live.data[name]) {
             case let (before?, after?): compare(before, after, place: place, into: &changes)
-            case (.some, nil): changes.append(DriftChange(place: place, recorded: "JSON", live: "not JSON"))
-            case (nil, .some): changes.append(DriftChange(place: place, recorded: "not JSON", live: "JSON"))
+            case (.some, nil), (nil, .some): changes.append(DriftChange(place: place, recorded: jsonOrNot(recorded.data[name]), live: jsonOrNot(live.data[name])))
             case (nil, nil): break
             }
             if comparingValues, let before = recorded.values[name], let after = live.values[name] {

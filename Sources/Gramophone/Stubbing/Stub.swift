@@ -29,12 +29,12 @@ public struct Stub: Sendable, CustomStringConvertible, CopyModifiable {
     /// Shown in no-match errors; made from the matchers when not given.
     var name: String?
     /// All must hold for the stub to answer.
-    var matchers: [StubMatcher]
+    var matchers: [StubMatcher] = []
     /// Responses by upper-case HTTP method: the n-th request the stub answers gets the n-th,
     /// the last repeating.
-    var responses: [String: [StubResponse]]
+    var responses: [String: [StubResponse]] = [:]
     /// The responses for methods without their own, in the same way.
-    var defaultResponses: [StubResponse]
+    var defaultResponses: [StubResponse] = []
     /// How many requests the stub answers before it stops matching; nil is no limit.
     var limit: Int?
     /// Stubs with a higher priority are tried first; among equal priorities the most
@@ -44,9 +44,6 @@ public struct Stub: Sendable, CustomStringConvertible, CopyModifiable {
     /// A stub with no matchers (it matches every request) and no response yet.
     public init(_ name: String? = nil, priority: Int = 0) {
         self.name = name
-        matchers = []
-        responses = [:]
-        defaultResponses = []
         self.priority = priority
     }
 

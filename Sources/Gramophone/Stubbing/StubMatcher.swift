@@ -178,11 +178,9 @@ public struct StubMatcher: Sendable, CustomStringConvertible {
             // A group that took part in no match (NSNotFound) captures nothing.
             return .matched(names.reduce(into: [:]) { values, name in values[name] = Range(result.range(withName: name), in: text).map { String(text[$0]) } })
         case .uriTemplate(let template):
-            guard let values = template.match(request.url) else { return .failed("url \(request.url.absoluteString) does not fit the template \(template)") }
-            return .matched(values)
+            return template.match(request.url).map(Verdict.matched) ?? .failed("url \(request.url.absoluteString) does not fit the template \(template)")
         case .path(let pattern):
-            guard let values = pattern.match(request.url) else { return .failed("path \(parts.path) does not fit \(pattern)") }
-            return .matched(values)
+            return pattern.match(request.url).map(Verdict.matched) ?? .failed("path \(parts.path) does not fit \(pattern)")
         case .bodyBytes(let expected):
             return request.body == expected ? .matched([:]) : .failed("body \(BodyComparison.preview(request.body)) is not \(BodyComparison.preview(expected))")
         case .json(let expected):

@@ -158,11 +158,8 @@ public final class StubRegistry: Sendable {
                 // requests never get the same position nor both the last of a limit.
                 let position = answering ? take(request, for: entry) : state.withLock { $0.position(for: entry) }
                 guard let position, let response = entry.stub.response(for: request.method, at: position) else {
-                    if let limit = entry.stub.limit {
-                        passOver(entry, "matches, but has answered all its \(limit) request\(limit == 1 ? "" : "s") (.times(\(limit)))")
-                    } else {
-                        passOver(entry, "matches, but was removed meanwhile")
-                    }
+                    let limit = entry.stub.limit.map { "has answered all its \($0) request\($0 == 1 ? "" : "s") (.times(\($0)))" }
+                    passOver(entry, "matches, but " + (limit ?? "was removed meanwhile"))
                     continue
                 }
                 return .stubbed(response, StubRequest(request: request, variables: variables), placeholders: snapshot.placeholders, condition: snapshot.condition)

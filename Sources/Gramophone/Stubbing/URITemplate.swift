@@ -105,15 +105,12 @@ struct URITemplate: Sendable, CustomStringConvertible {
 
     /// The variables' values when `url` fits the template, or nil.
     func match(_ url: URL) -> [String: String]? {
-        let subject: String
+        var subject = url.absoluteString
         if matchesPathOnly {
             let components = URLComponents(url: url, resolvingAgainstBaseURL: true)
-            var path = components?.percentEncodedPath ?? url.path
-            if path.isEmpty { path = "/" }
-            if let query = components?.percentEncodedQuery { path += "?" + query }
-            subject = path
-        } else {
-            subject = url.absoluteString
+            subject = components?.percentEncodedPath ?? url.path
+            if subject.isEmpty { subject = "/" }
+            if let query = components?.percentEncodedQuery { subject += "?" + query }
         }
         let range = NSRange(subject.startIndex..., in: subject)
         guard let result = regex.value.firstMatch(in: subject, options: [], range: range) else { return nil }

@@ -56,9 +56,7 @@ extension TurntableWebSocketTask {
     /// steps up to them (what the code may have received already).
     private static func agree(_ one: ConversationSchedule, _ other: ConversationSchedule, before position: Int, json: JSONComparison) -> Bool {
         guard one.expected.count >= position, other.expected.count >= position else { return false }
-        for place in 0..<position where !MessageComparison.differences(sent: one.expected[place], recorded: other.expected[place], json: json).isEmpty {
-            return false
-        }
+        guard (0..<position).allSatisfy({ MessageComparison.differences(sent: one.expected[$0], recorded: other.expected[$0], json: json).isEmpty }) else { return false }
         let due = one.steps.prefix { $0.gate <= position }
         let otherDue = other.steps.prefix { $0.gate <= position }
         guard due.count == otherDue.count else { return false }
