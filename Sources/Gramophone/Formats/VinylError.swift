@@ -77,7 +77,7 @@ struct StructureError: Error {
 extension VinylError {
     /// What `read` returns from `path`; when it throws, `.notFound` (`missing`, and `fixMissing`
     /// or `fix`) if nothing is there, else `.unreadable`: "could not `what`" with the cause, and `fix`.
-    static func reading<T>(_ path: String, what: String, missing: String, fix: String, fixMissing: String? = nil, _ read: () throws -> T) throws -> T {
+    package static func reading<T>(_ path: String, what: String, missing: String, fix: String, fixMissing: String? = nil, _ read: () throws -> T) throws -> T {
         do {
             return try read()
         } catch {
