@@ -194,52 +194,41 @@ final class TaskCore: TaskEngine {
             if cancelRequested { return await finish(task, error: cancellationError) }
             if let ending = plan.ending { return await finish(task, error: ending) }
         }
-        switch completion {
-        case .data:
+        // A download's body goes to a file first, for its handler or its delegates; a task with
+        // neither only completes.
+        let heard = delegation != nil || { if case .delegate = completion { false } else { true } }()
+        let file: URL?
+        do { file = isDownload && heard ? try writeDownloadFile(body) : nil } catch { return await finish(task, error: error) }
+        guard case .delegate = completion, let delegation else {
             received(body.count, by: task)
-            await finish(task, error: nil, data: body)
-        case .download:
-            do {
-                let file = try writeDownloadFile(body)
-                received(body.count, by: task)
-                await finish(task, error: nil, file: file)
-            } catch {
-                await finish(task, error: error)
-            }
-        case .delegate:
-            guard let delegation else {
-                received(body.count, by: task)
-                return await finish(task, error: nil)
-            }
-            if case .download = kind {
-                let file: URL
-                do { file = try writeDownloadFile(body) } catch { return await finish(task, error: error) }
-                for chunk in Self.chunks(of: body, size: turntable.bodyChunkSize) {
-                    if cancelRequested { break }
-                    let total = received(chunk.count, by: task)
-                    await delegation.perform { delegation.didWriteData(task, Int64(chunk.count), total, Int64(body.count)) }
-                }
-                if cancelRequested { try? FileManager.default.removeItem(at: file); return await finish(task, error: cancellationError) }
-                // As URLSession does, the file is gone once the delegate method returns.
-                await delegation.perform {
-                    delegation.didFinishDownloading(task, to: file)
-                    try? FileManager.default.removeItem(at: file)
-                }
-                return await finish(task, error: nil)
-            }
-            let disposition = await delegation.didReceiveResponse(task, response)
-            guard disposition != .cancel, !cancelRequested else { return await finish(task, error: cancellationError) }
-            // A streamed body's pieces each fall due at their time from now, however long the
-            // delegate took with the one before; any other body goes in chunks at once.
-            let due = plan?.dueTimes(from: .now)
-            for (index, piece) in (plan?.pieces.map(\.data) ?? Self.chunks(of: body, size: turntable.bodyChunkSize)).enumerated() {
-                if let due { try? await Task.sleep(until: due[index], clock: .continuous) }
-                if cancelRequested { return await finish(task, error: cancellationError) }
-                received(piece.count, by: task)
-                await delegation.perform { delegation.didReceiveData(task, piece) }
-            }
-            await finish(task, error: plan?.ending)
+            return await finish(task, error: nil, data: body, file: file)
         }
+        if let file {
+            for chunk in Self.chunks(of: body, size: turntable.bodyChunkSize) {
+                if cancelRequested { break }
+                let total = received(chunk.count, by: task)
+                await delegation.perform { delegation.didWriteData(task, Int64(chunk.count), total, Int64(body.count)) }
+            }
+            if cancelRequested { try? FileManager.default.removeItem(at: file); return await finish(task, error: cancellationError) }
+            // As URLSession does, the file is gone once the delegate method returns.
+            await delegation.perform {
+                delegation.didFinishDownloading(task, to: file)
+                try? FileManager.default.removeItem(at: file)
+            }
+            return await finish(task, error: nil)
+        }
+        let disposition = await delegation.didReceiveResponse(task, response)
+        guard disposition != .cancel, !cancelRequested else { return await finish(task, error: cancellationError) }
+        // A streamed body's pieces each fall due at their time from now, however long the
+        // delegate took with the one before; any other body goes in chunks at once.
+        let due = plan?.dueTimes(from: .now)
+        for (index, piece) in (plan?.pieces.map(\.data) ?? Self.chunks(of: body, size: turntable.bodyChunkSize)).enumerated() {
+            if let due { try? await Task.sleep(until: due[index], clock: .continuous) }
+            if cancelRequested { return await finish(task, error: cancellationError) }
+            received(piece.count, by: task)
+            await delegation.perform { delegation.didReceiveData(task, piece) }
+        }
+        await finish(task, error: plan?.ending)
     }
 
     private var isDownload: Bool {
