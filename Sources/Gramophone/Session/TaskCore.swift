@@ -187,9 +187,8 @@ final class TaskCore: TaskEngine {
     /// Hands the body over as the task's kind does; a streamed body (`plan`) piece by piece to
     /// a data delegate, or whole once its last piece is due, ending with its error if it broke off.
     private func deliver(_ task: URLSessionTask, _ response: HTTPURLResponse, _ body: Data, _ delegation: Delegation?, _ plan: StreamPlan?) async {
-        let toDataDelegate: Bool
-        if case .delegate = completion, !isDownload, delegation != nil { toDataDelegate = true } else { toDataDelegate = false }
-        if let plan, !toDataDelegate {
+        // Only a task that reports to its delegates has a delegation.
+        if let plan, delegation == nil || isDownload {
             if plan.totalDelay > 0 { try? await Task.sleep(nanoseconds: UInt64(plan.totalDelay * 1_000_000_000)) }
             if cancelRequested { return await finish(task, error: cancellationError) }
             if let ending = plan.ending { return await finish(task, error: ending) }
