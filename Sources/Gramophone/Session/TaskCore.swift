@@ -134,9 +134,6 @@ final class TaskCore: TaskEngine {
         let delegation = turntable.delegation(for: completion, task: task)
         let outcome: Result<(HTTPURLResponse, Data), any Error>
         var plan: StreamPlan?
-        // An answer due at once completes after the tasks resumed before it; one held back
-        // (timing, a stub's condition, the network) completes when it is due.
-        var dueAtOnce = true
         do {
             var live = try Track.Request(request)
             if case .upload(let source) = kind {
@@ -157,9 +154,10 @@ final class TaskCore: TaskEngine {
                 return await asked.willPerformRedirection(task, response, next)
             }
             if case .success(let (_, body)) = answer.outcome, let url = request.url { plan = turntable.streamPlan(for: answer, body: body, url: url) }
-            if case .network = answer.source { dueAtOnce = false }
-            if turntable.playbackDelay(for: answer) > 0 || plan?.pieces.contains(where: { $0.delay > 0 }) == true { dueAtOnce = false }
-            if !dueAtOnce { turn.endCompleting() }
+            // An answer due at once completes after the tasks resumed before it; one held back
+            // (timing, a stub's condition, the network) completes when it is due.
+            let fromNetwork = { if case .network = answer.source { true } else { false } }()
+            if fromNetwork || turntable.playbackDelay(for: answer) > 0 || plan?.pieces.contains(where: { $0.delay > 0 }) == true { turn.endCompleting() }
             await turntable.waitForPlayback(of: answer)
             outcome = answer.outcome
         } catch {
