@@ -21,18 +21,14 @@ package final class ChunkSource: Sendable {
     /// The channel a network fills, when the pieces come from one: it knows when each came.
     private let arrivals: ChunkChannel?
 
-    private init(
-        pull: nonisolated(nonsending) @escaping @Sendable () async throws -> Data?, stop: @escaping @Sendable () -> Void,
-        respondedAt: ContinuousClock.Instant?, arrivals: ChunkChannel?
+    package init(
+        pull: nonisolated(nonsending) @escaping @Sendable () async throws -> Data?, stop: @escaping @Sendable () -> Void = {},
+        respondedAt: ContinuousClock.Instant? = nil, arrivals: ChunkChannel? = nil
     ) {
         self.pull = pull
         self.stop = stop
         self.respondedAt = respondedAt
         self.arrivals = arrivals
-    }
-
-    package convenience init(pull: nonisolated(nonsending) @escaping @Sendable () async throws -> Data?, stop: @escaping @Sendable () -> Void = {}) {
-        self.init(pull: pull, stop: stop, respondedAt: nil, arrivals: nil)
     }
 
     /// The pieces a network puts into `channel` (stamped with when each came), whose response's

@@ -134,9 +134,6 @@ final class TaskCore: TaskEngine {
         let delegation = turntable.delegation(for: completion, task: task)
         let outcome: Result<(HTTPURLResponse, Data), any Error>
         var plan: StreamPlan?
-        // An answer due at once completes after the tasks resumed before it; one held back
-        // (timing, a stub's condition, the network) completes when it is due.
-        var dueAtOnce = true
         do {
             var live = try Track.Request(request)
             if case .upload(let source) = kind {
@@ -157,9 +154,10 @@ final class TaskCore: TaskEngine {
                 return await asked.willPerformRedirection(task, response, next)
             }
             if case .success(let (_, body)) = answer.outcome, let url = request.url { plan = turntable.streamPlan(for: answer, body: body, url: url) }
-            if case .network = answer.source { dueAtOnce = false }
-            if turntable.playbackDelay(for: answer) > 0 || plan?.pieces.contains(where: { $0.delay > 0 }) == true { dueAtOnce = false }
-            if !dueAtOnce { turn.endCompleting() }
+            // An answer due at once completes after the tasks resumed before it; one held back
+            // (timing, a stub's condition, the network) completes when it is due.
+            let fromNetwork = { if case .network = answer.source { true } else { false } }()
+            if fromNetwork || turntable.playbackDelay(for: answer) > 0 || plan?.pieces.contains(where: { $0.delay > 0 }) == true { turn.endCompleting() }
             await turntable.waitForPlayback(of: answer)
             outcome = answer.outcome
         } catch {
@@ -187,59 +185,47 @@ final class TaskCore: TaskEngine {
     /// Hands the body over as the task's kind does; a streamed body (`plan`) piece by piece to
     /// a data delegate, or whole once its last piece is due, ending with its error if it broke off.
     private func deliver(_ task: URLSessionTask, _ response: HTTPURLResponse, _ body: Data, _ delegation: Delegation?, _ plan: StreamPlan?) async {
-        let toDataDelegate: Bool
-        if case .delegate = completion, !isDownload, delegation != nil { toDataDelegate = true } else { toDataDelegate = false }
-        if let plan, !toDataDelegate {
+        // Only a task that reports to its delegates has a delegation.
+        if let plan, delegation == nil || isDownload {
             if plan.totalDelay > 0 { try? await Task.sleep(nanoseconds: UInt64(plan.totalDelay * 1_000_000_000)) }
             if cancelRequested { return await finish(task, error: cancellationError) }
             if let ending = plan.ending { return await finish(task, error: ending) }
         }
-        switch completion {
-        case .data:
+        // A download's body goes to a file first, for its handler or its delegates; a task with
+        // neither only completes.
+        let heard = delegation != nil || { if case .delegate = completion { false } else { true } }()
+        let file: URL?
+        do { file = isDownload && heard ? try writeDownloadFile(body) : nil } catch { return await finish(task, error: error) }
+        guard case .delegate = completion, let delegation else {
             received(body.count, by: task)
-            await finish(task, error: nil, data: body)
-        case .download:
-            do {
-                let file = try writeDownloadFile(body)
-                received(body.count, by: task)
-                await finish(task, error: nil, file: file)
-            } catch {
-                await finish(task, error: error)
-            }
-        case .delegate:
-            guard let delegation else {
-                received(body.count, by: task)
-                return await finish(task, error: nil)
-            }
-            if case .download = kind {
-                let file: URL
-                do { file = try writeDownloadFile(body) } catch { return await finish(task, error: error) }
-                for chunk in Self.chunks(of: body, size: turntable.bodyChunkSize) {
-                    if cancelRequested { break }
-                    let total = received(chunk.count, by: task)
-                    await delegation.perform { delegation.didWriteData(task, Int64(chunk.count), total, Int64(body.count)) }
-                }
-                if cancelRequested { try? FileManager.default.removeItem(at: file); return await finish(task, error: cancellationError) }
-                // As URLSession does, the file is gone once the delegate method returns.
-                await delegation.perform {
-                    delegation.didFinishDownloading(task, to: file)
-                    try? FileManager.default.removeItem(at: file)
-                }
-                return await finish(task, error: nil)
-            }
-            let disposition = await delegation.didReceiveResponse(task, response)
-            guard disposition != .cancel, !cancelRequested else { return await finish(task, error: cancellationError) }
-            // A streamed body's pieces each fall due at their time from now, however long the
-            // delegate took with the one before; any other body goes in chunks at once.
-            let due = plan?.dueTimes(from: .now)
-            for (index, piece) in (plan?.pieces.map(\.data) ?? Self.chunks(of: body, size: turntable.bodyChunkSize)).enumerated() {
-                if let due { try? await Task.sleep(until: due[index], clock: .continuous) }
-                if cancelRequested { return await finish(task, error: cancellationError) }
-                received(piece.count, by: task)
-                await delegation.perform { delegation.didReceiveData(task, piece) }
-            }
-            await finish(task, error: plan?.ending)
+            return await finish(task, error: nil, data: body, file: file)
         }
+        if let file {
+            for chunk in Self.chunks(of: body, size: turntable.bodyChunkSize) {
+                if cancelRequested { break }
+                let total = received(chunk.count, by: task)
+                await delegation.perform { delegation.didWriteData(task, Int64(chunk.count), total, Int64(body.count)) }
+            }
+            if cancelRequested { try? FileManager.default.removeItem(at: file); return await finish(task, error: cancellationError) }
+            // As URLSession does, the file is gone once the delegate method returns.
+            await delegation.perform {
+                delegation.didFinishDownloading(task, to: file)
+                try? FileManager.default.removeItem(at: file)
+            }
+            return await finish(task, error: nil)
+        }
+        let disposition = await delegation.didReceiveResponse(task, response)
+        guard disposition != .cancel, !cancelRequested else { return await finish(task, error: cancellationError) }
+        // A streamed body's pieces each fall due at their time from now, however long the
+        // delegate took with the one before; any other body goes in chunks at once.
+        let due = plan?.dueTimes(from: .now)
+        for (index, piece) in (plan?.pieces.map(\.data) ?? Self.chunks(of: body, size: turntable.bodyChunkSize)).enumerated() {
+            if let due { try? await Task.sleep(until: due[index], clock: .continuous) }
+            if cancelRequested { return await finish(task, error: cancellationError) }
+            received(piece.count, by: task)
+            await delegation.perform { delegation.didReceiveData(task, piece) }
+        }
+        await finish(task, error: plan?.ending)
     }
 
     private var isDownload: Bool {
