@@ -94,9 +94,23 @@ struct JSONComparison: Sendable, Hashable {
         return String(value)
     }
 
-    /// As a JSON writer quotes it: any escaping that tells every two strings apart would do.
+    /// Quoted with `"`, `\` and control characters escaped (any escaping that tells every two
+    /// strings apart would do), appended in runs: a body's key is built on every replay, and
+    /// a quoted copy per string made the key a tenth slower.
     private static func quote(_ string: String, into text: inout String) {
-        text += String(decoding: JSONWriter.compact(.string(string)), as: UTF8.self)
+        text += "\""
+        var run = string.startIndex
+        for index in string.utf8.indices {
+            let byte = string.utf8[index]
+            guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+            // An ASCII byte is a scalar of its own: the run before it is whole scalars (sliced as
+            // scalars, not characters, which would round to a combining mark's base).
+            text += Substring(string.unicodeScalars[run..<index])
+            text += byte == 0x22 ? "\\\"" : byte == 0x5C ? "\\\\" : String(format: "\\u%04x", byte)
+            run = string.utf8.index(after: index)
+        }
+        text += Substring(string.unicodeScalars[run...])
+        text += "\""
     }
 
     // MARK: What differs

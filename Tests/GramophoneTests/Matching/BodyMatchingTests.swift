@@ -275,4 +275,17 @@ import FoundationNetworking
         #expect(report.differences == ["body.page: 2 vs 1"], "\(report)")
     }
 
+
+    /// JSON strings that differ only next to an escaped character (a quote with a combining
+    /// mark after it, CR LF against LF, a control character) are different bodies; the same
+    /// strings with keys in another order are the same body.
+    @Test func jsonStringsAreTakenApartAroundEscapedCharacters() {
+        let texts = ["\"\u{301}x", "\"x", "a\r\nb", "a\nb", "a\rb", "a\u{1}b", "a\\u0001b", "\\\"", "é\"é"]
+        let comparison = JSONComparison()
+        let keys = texts.map { comparison.canonicalText(.object([(key: "k", value: .string($0)), (key: "a", value: .number("1"))])) }
+        #expect(Set(keys).count == texts.count, "\(keys)")
+        for (text, key) in zip(texts, keys) {
+            #expect(comparison.canonicalText(.object([(key: "a", value: .number("1")), (key: "k", value: .string(text))])) == key)
+        }
+    }
 }
