@@ -275,7 +275,6 @@ import FoundationNetworking
         #expect(report.differences == ["body.page: 2 vs 1"], "\(report)")
     }
 
-
     /// JSON strings that differ only next to an escaped character (a quote with a combining
     /// mark after it, CR LF against LF, a control character) are different bodies; the same
     /// strings with keys in another order are the same body.
